@@ -1,0 +1,50 @@
+"""The ``mindtable`` Typer application.
+
+Each command group lives in its own module under ``mindtable.cli`` with a ``register(app)`` function;
+games may add a command group of their own through ``Game.cli_commands``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+import typer
+
+app = typer.Typer(
+    name="mindtable",
+    help="Play, host, simulate and study five mind games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+COMMAND_MODULES = (
+    "mindtable.cli.games",
+    "mindtable.cli.play",
+    "mindtable.cli.simulate",
+    "mindtable.cli.replay",
+    "mindtable.cli.questions",
+    "mindtable.cli.serve",
+)
+
+
+def _register_commands() -> None:
+    for module_name in COMMAND_MODULES:
+        if importlib.util.find_spec(module_name) is None:
+            continue
+        importlib.import_module(module_name).register(app)
+    from mindtable.core.registry import available_game_ids, get_game
+
+    for game_id in available_game_ids():
+        target = getattr(get_game(game_id), "cli_commands", None)
+        if target:
+            module_name, _, attribute = target.partition(":")
+            app.add_typer(getattr(importlib.import_module(module_name), attribute), name=game_id)
+
+
+_register_commands()
+
+
+def main() -> None:
+    app()

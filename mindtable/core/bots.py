@@ -1,0 +1,102 @@
+"""The bot interface: a bot sees only what its seat may see.
+
+A bot is asked for a :class:`Decision` with an :class:`Observation` built from ``match.view(seat)`` and
+``match.legal_actions(seat)``; it never gets the match itself. Turn-based bots return a decision without a
+time. Real-time bots also say *when* they want to act (``Decision.at``, ms since the match began); the driver
+asks again after anything happens, so a bot may change its mind.
+
+>>> import mindtable
+>>> match = mindtable.new_match("the-mind", players=2, seed=1)
+>>> bot = RandomBot(seat=0, seed=3)
+>>> decision = bot.decide(observe(match, 0, now=0))
+>>> decision.action["type"] in {a["type"] for a in match.legal_actions(0)}
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from mindtable.core.game import Game
+    from mindtable.core.match import Match
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a bot knows when asked: its seat's view, its legal actions, and the time now."""
+
+    seat: int
+    view: dict[str, Any]
+    legal_actions: list[dict[str, Any]]
+    now: int
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The action a bot wants, and for real-time games the time it wants it (``None``: now)."""
+
+    action: dict[str, Any]
+    at: int | None = None
+
+
+class Bot(Protocol):
+    seat: int
+
+    def decide(self, observation: Observation) -> Decision | None:
+        """The next action this bot wants, or ``None`` to wait for something to happen."""
+        ...
+
+
+def observe(match: Match, seat: int, now: int) -> Observation:
+    return Observation(seat=seat, view=match.view(seat), legal_actions=match.legal_actions(seat), now=now)
+
+
+class RandomBot:
+    """Picks uniformly among its legal actions; in real-time games it waits a random 0.2-2 s first.
+
+    Works for every game whose legal actions are listed in full.
+    """
+
+    def __init__(self, seat: int, seed: int = 0, min_delay_ms: int = 200, max_delay_ms: int = 2000) -> None:
+        self.seat = seat
+        self._random = random.Random(f"random-bot/{seed}/{seat}")
+        self.min_delay_ms = min_delay_ms
+        self.max_delay_ms = max_delay_ms
+        self._plan: tuple[tuple[Any, ...], Decision] | None = None
+
+    def decide(self, observation: Observation) -> Decision | None:
+        if not observation.legal_actions:
+            return None
+        # Keep one plan while the situation is unchanged, so re-asking does not re-roll the dice.
+        key = (_freeze(observation.legal_actions), repr(observation.view))
+        if self._plan is not None and self._plan[0] == key:
+            return self._plan[1]
+        action = self._random.choice(observation.legal_actions)
+        at = observation.now + self._random.randint(self.min_delay_ms, self.max_delay_ms)
+        decision = Decision(dict(action), at)
+        self._plan = (key, decision)
+        return decision
+
+
+def _freeze(actions: list[dict[str, Any]]) -> tuple[Any, ...]:
+    return tuple(tuple(sorted((k, repr(v)) for k, v in action.items())) for action in actions)
+
+
+def load_bot(game: Game, name: str, seat: int, seed: int = 0, **params: Any) -> Bot:
+    """Build the bot called ``name`` for ``game``; unknown names get an error listing the known ones."""
+    from mindtable.core.errors import InvalidOptions
+
+    target = game.bots.get(name)
+    if target is None:
+        raise InvalidOptions(f"unknown bot {name!r} for {game.id}; available bots: {', '.join(sorted(game.bots))}")
+    module_name, _, attribute = target.partition(":")
+    factory = getattr(importlib.import_module(module_name), attribute)
+    try:
+        bot: Bot = factory(seat=seat, seed=seed, **params)
+    except TypeError as exc:
+        raise InvalidOptions(f"bad parameters for bot {name!r}: {exc}") from exc
+    return bot

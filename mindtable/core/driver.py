@@ -1,0 +1,81 @@
+"""Drive a match with bots on a virtual clock: deterministic and as fast as the rules allow.
+
+Real-time games run on virtual time: each bot says when it wants to act, the earliest wish (or the game's
+own deadline) happens, and everyone is asked again. Turn-based games are the same loop with every wish
+"now". Ties go to the deadline first, then the lowest seat, so a run depends only on the seeds.
+
+>>> import mindtable
+>>> from mindtable.core.driver import play_out
+>>> match = mindtable.new_match("the-mind", players=2, seed=3)
+>>> bots = {seat: match.game.make_bot("proportional", seat=seat, seed=3) for seat in range(2)}
+>>> result = play_out(match, bots)
+>>> result.reason in ("won", "lost")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mindtable.core.bots import Bot, Decision, observe
+from mindtable.core.errors import IllegalAction, MindtableError
+from mindtable.core.events import Event, Result
+from mindtable.core.match import Match
+
+
+class Stalled(MindtableError):
+    """No bot wants to act and no deadline is pending, but the match is not over."""
+
+
+def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dict[str, Any]] | None:
+    """The earliest action any bot (or the game's deadline) wants at or after ``now``, with its time."""
+    best: tuple[int, int, dict[str, Any]] | None = None
+    deadline = match.next_deadline()
+    if deadline is not None:
+        best = (max(deadline.at, now), -1, deadline.due_action())
+    for seat in sorted(bots):
+        decision: Decision | None = bots[seat].decide(observe(match, seat, now))
+        if decision is None:
+            continue
+        at = now if decision.at is None else max(decision.at, now)
+        if best is None or (at, seat) < best[:2]:
+            best = (at, seat, {**decision.action, "seat": seat})
+    if best is None:
+        return None
+    at, _, action = best
+    if match.game.realtime or "at" in action:
+        action["at"] = at
+    return at, action
+
+
+def play_out(
+    match: Match,
+    bots: Mapping[int, Bot],
+    *,
+    now: int | None = None,
+    max_actions: int = 1_000_000,
+    on_events: Callable[[dict[str, Any], list[Event]], None] | None = None,
+) -> Result:
+    """Let ``bots`` (seat -> bot) play ``match`` to its end on a virtual clock and return the result.
+
+    A bot that asks for an illegal action is a bug in that bot: the error propagates with the bot's seat.
+    """
+    clock = match.clock if now is None else now
+    for _ in range(max_actions):
+        if match.is_over:
+            break
+        step = next_step(match, bots, clock)
+        if step is None:
+            raise Stalled(f"{match.game.id}: nobody wants to act and no deadline is pending at {clock} ms")
+        clock, action = step
+        try:
+            events = match.apply(action)
+        except IllegalAction as exc:
+            raise IllegalAction(exc.code, f"bot at seat {action.get('seat')} chose {action}: {exc.message}") from exc
+        if on_events is not None:
+            on_events(action, events)
+    else:
+        raise Stalled(f"{match.game.id}: not over after {max_actions} actions")
+    assert match.result is not None
+    return match.result

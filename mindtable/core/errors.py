@@ -1,0 +1,59 @@
+"""Exceptions raised by mindtable.
+
+Every error says what was wrong, where, and what is allowed, so that a caller (a person at a terminal, a
+web client, a bot) can act on it without reading the source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class MindtableError(Exception):
+    """Base class of every error mindtable raises on purpose."""
+
+
+class IllegalAction(MindtableError):
+    """An action the rules do not allow now.
+
+    ``code`` is stable and machine-readable (``"not_your_turn"``, ``"no_cards"``...); ``message`` explains it
+    to a person. The match is left exactly as it was.
+
+    >>> err = IllegalAction("no_cards", "seat 1 has no card left to play")
+    >>> err.code, str(err)
+    ('no_cards', 'seat 1 has no card left to play')
+    """
+
+    def __init__(self, code: str, message: str, action: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.action = dict(action) if action is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message}
+
+
+class UnknownGame(MindtableError, ValueError):
+    """A game id that is not in the registry."""
+
+
+class GameNotAvailable(MindtableError):
+    """A registered game whose rules engine is not installed or not written yet."""
+
+
+class InvalidOptions(MindtableError, ValueError):
+    """Match options (or the number of players) that the game does not accept."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+class InvalidSnapshot(MindtableError, ValueError):
+    """A snapshot or record that cannot be loaded; the message names the field."""
+
+
+class ReplayMismatch(MindtableError):
+    """A record that does not replay to the state it claims."""

@@ -1,0 +1,102 @@
+"""Small value objects that cross the game boundary: events, results, deadlines and typed actions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, and who may see it.
+
+    ``to`` is ``None`` for a public event, otherwise the seats that may see it (spectators see only public
+    events).
+
+    >>> Event("card_played", {"seat": 0, "card": 12}).to_dict()
+    {'type': 'card_played', 'seat': 0, 'card': 12}
+    >>> Event("dealt", {"hand": [3, 40]}, to=(1,)).visible_to(0)
+    False
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **self.data}
+
+
+def events_for(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    """The events of ``events`` that ``seat`` may see, as JSON-ready dicts (``None`` is a spectator)."""
+    return [event.to_dict() for event in events if event.visible_to(seat)]
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a match ended.
+
+    ``winners`` lists the winning seats (every seat for a cooperative win, none for a loss); ``scores`` has
+    one number per seat; ``details`` holds game-specific facts, with ``details["progress"]`` the number a
+    simulation summarises (for example the level reached).
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "details": dict(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A moment at which the game acts by itself, unless a player acts first.
+
+    Whoever drives the match (server, simulator, terminal) applies ``action`` with ``"at": at`` once the
+    clock reaches ``at``; the engine never reads a clock.
+    """
+
+    at: int
+    action: Mapping[str, Any]
+
+    def due_action(self) -> dict[str, Any]:
+        return {**self.action, "at": self.at}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A typed action, for callers who prefer objects to dicts.
+
+    >>> Action("play", seat=1, at=1500).to_dict()
+    {'type': 'play', 'seat': 1, 'at': 1500}
+    >>> Action.from_dict({"type": "take", "seat": 0, "tile": 4})
+    Action(type='take', seat=0, at=None, params={'tile': 4})
+    """
+
+    type: str
+    seat: int | None = None
+    at: int | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type, "seat": self.seat}
+        if self.at is not None:
+            data["at"] = self.at
+        data.update(self.params)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
+        params = {k: v for k, v in data.items() if k not in ("type", "seat", "at")}
+        return cls(str(data["type"]), data.get("seat"), data.get("at"), params)

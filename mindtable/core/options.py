@@ -1,0 +1,129 @@
+"""Declared match options ("house rules") and their validation.
+
+A game declares its options once; :func:`validate_options` fills in defaults and rejects anything else with
+an error that names the option, what was given and what is allowed.
+
+>>> schema = (Option("lives", int, default=None, minimum=1, maximum=5, help="starting lives"),
+...           Option("detection", str, default="table", choices=("table", "players")))
+>>> validate_options(schema, {"detection": "players"})
+{'lives': None, 'detection': 'players'}
+>>> validate_options(schema, {"lifes": 3})
+Traceback (most recent call last):
+...
+mindtable.core.errors.InvalidOptions: unknown option 'lifes'; allowed options: lives, detection
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mindtable.core.errors import InvalidOptions
+
+_TYPE_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: its name, type, default and allowed values. ``default=None`` means "as the book says"."""
+
+    name: str
+    type: type
+    default: Any = None
+    choices: Sequence[Any] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    help: str = ""
+
+    def describe_allowed(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        text = _TYPE_NAMES.get(self.type, self.type.__name__)
+        if self.minimum is not None and self.maximum is not None:
+            return f"{text} from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f"{text} of at least {self.minimum}"
+        if self.maximum is not None:
+            return f"{text} of at most {self.maximum}"
+        return text
+
+    def validate(self, value: Any) -> Any:
+        if value is None and self.default is None:
+            return None
+        value = self._coerce(value)
+        if self.choices is not None and value not in self.choices:
+            raise self._error(value)
+        if self.minimum is not None and value < self.minimum:
+            raise self._error(value)
+        if self.maximum is not None and value > self.maximum:
+            raise self._error(value)
+        return value
+
+    def _coerce(self, value: Any) -> Any:
+        if self.type is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "yes", "1", "on", "false", "no", "0", "off"):
+                return value.lower() in ("true", "yes", "1", "on")
+            raise self._error(value)
+        if self.type is int:
+            if isinstance(value, bool):
+                raise self._error(value)
+            if isinstance(value, int):
+                return value
+            if isinstance(value, str):
+                try:
+                    return int(value.strip())
+                except ValueError:
+                    raise self._error(value) from None
+            raise self._error(value)
+        if self.type is float:
+            if isinstance(value, bool):
+                raise self._error(value)
+            if isinstance(value, (int, float)):
+                return float(value)
+            if isinstance(value, str):
+                try:
+                    return float(value.strip())
+                except ValueError:
+                    raise self._error(value) from None
+            raise self._error(value)
+        if self.type is str:
+            if isinstance(value, str):
+                return value
+            raise self._error(value)
+        if not isinstance(value, self.type):
+            raise self._error(value)
+        return value
+
+    def _error(self, value: Any) -> InvalidOptions:
+        return InvalidOptions(
+            f"option {self.name!r} must be {self.describe_allowed()}, got {value!r}", option=self.name
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "type": _TYPE_NAMES.get(self.type, self.type.__name__),
+            "json_type": {bool: "boolean", int: "integer", float: "number", str: "string"}.get(self.type, "object"),
+            "default": self.default,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "help": self.help,
+        }
+
+
+def validate_options(schema: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Options with defaults filled in; raises :class:`InvalidOptions` naming the first bad one."""
+    given = dict(given or {})
+    by_name = {option.name: option for option in schema}
+    unknown = [name for name in given if name not in by_name]
+    if unknown:
+        allowed = ", ".join(by_name) if by_name else "none"
+        raise InvalidOptions(f"unknown option {unknown[0]!r}; allowed options: {allowed}", option=unknown[0])
+    return {
+        option.name: option.validate(given[option.name]) if option.name in given else option.default
+        for option in schema
+    }

@@ -1,0 +1,538 @@
+"""The rules of The Mind as pure functions over a JSON-ready state.
+
+See ``docs/rules/the-mind.md`` for the sentence of the book each rule implements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mindtable.core.errors import IllegalAction
+from mindtable.core.events import Event, Result
+from mindtable.core.game import ActionDict, Game, State
+from mindtable.core.options import Option
+from mindtable.core.rng import Rng
+
+CARDS = range(1, 101)
+MAX_LIVES = 5
+MAX_STARS = 3
+#: Players -> (lives, stars, last level), from setup step 1 of the book.
+SETUP = {2: (2, 1, 12), 3: (3, 1, 10), 4: (4, 1, 8)}
+#: Level -> reward printed in the corner of its level card, granted on completing that level.
+REWARDS = {2: "star", 3: "life", 5: "star", 6: "life", 8: "star", 9: "life"}
+
+REFOCUS, PLAYING, WON, LOST, FINISHED = "refocus", "playing", "won", "lost", "finished"
+OVER_PHASES = (WON, LOST, FINISHED)
+
+ACTION_TYPES = ("ready", "play", "stop", "propose_star", "propose_end", "agree", "reject")
+
+
+def _illegal(code: str, message: str, action: Mapping[str, Any]) -> IllegalAction:
+    return IllegalAction(code, message, action)
+
+
+class TheMind(Game):
+    """The Mind: a cooperative real-time game; play the cards 1-100 in ascending order without talking."""
+
+    id = "the-mind"
+    title = "The Mind"
+    min_players = 2
+    max_players = 4
+    realtime = True
+    cooperative = True
+    progress_label = "levels completed"
+    option_schema = (
+        Option(
+            "detection",
+            str,
+            default="table",
+            choices=("table", "players"),
+            help="who notices a card played out of order: 'table' (at once, the online default) "
+            "or 'players' (someone must call stop, as printed)",
+        ),
+        Option("lives", int, default=None, minimum=1, maximum=MAX_LIVES, help="starting lives (book: = players)"),
+        Option("stars", int, default=None, minimum=0, maximum=MAX_STARS, help="starting stars (book: 1)"),
+        Option(
+            "last_level",
+            int,
+            default=None,
+            minimum=1,
+            maximum=25,
+            help="the level that wins the game (book: 12 / 10 / 8 for 2 / 3 / 4 players)",
+        ),
+        Option("blind_after_win", bool, default=False, help="after a win, go on in blind mode from level 1"),
+        Option("start_blind", bool, default=False, help="play blind mode from the start"),
+    )
+    bots = {
+        "proportional": "mindtable.games.the_mind.bots:ProportionalBot",
+        "random-timing": "mindtable.games.the_mind.bots:RandomTimingBot",
+        "random": "mindtable.core.bots:RandomBot",
+    }
+    terminal = "mindtable.games.the_mind.terminal:run_terminal"
+    batch_simulator = "mindtable.games.the_mind.vector:simulate_batch"
+    web_module = "the-mind"
+
+    # -- setup ---------------------------------------------------------------------------------------
+    def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        lives, stars, last_level = SETUP[players]
+        resolved = dict(options)
+        resolved["lives"] = lives if options["lives"] is None else options["lives"]
+        resolved["stars"] = stars if options["stars"] is None else options["stars"]
+        resolved["last_level"] = last_level if options["last_level"] is None else options["last_level"]
+        if resolved["last_level"] * players > len(CARDS):
+            raise_options(
+                f"last_level {resolved['last_level']} needs {resolved['last_level'] * players} cards for "
+                f"{players} players; the deck has {len(CARDS)}",
+                "last_level",
+            )
+        return resolved
+
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
+        state: State = {
+            "players": players,
+            "mode": "blind" if options["start_blind"] else "normal",
+            "detection": options["detection"],
+            "last_level": options["last_level"],
+            "blind_after_win": options["blind_after_win"],
+            "level": 0,
+            "lives": options["lives"],
+            "stars": options["stars"],
+            "phase": REFOCUS,
+            "hands": [[] for _ in range(players)],
+            "set_aside": [[] for _ in range(players)],
+            "pile": [],
+            "discards": [[] for _ in range(players)],
+            "ready": [False] * players,
+            "proposal": None,
+            "unchecked_error": False,
+            "levels_completed": 0,
+            "blind_levels": 0,
+            "normal_won": False,
+        }
+        _start_level(state, 1, rng)
+        return state
+
+    def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
+        validate_state(state, players)
+
+    # -- queries -------------------------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[ActionDict]:
+        phase = state["phase"]
+        proposal = state["proposal"]
+        actions: list[ActionDict] = []
+        if proposal is not None:
+            if seat not in proposal["agreed"]:
+                actions.append({"type": "agree", "seat": seat})
+                actions.append({"type": "reject", "seat": seat})
+            if phase == REFOCUS and not state["ready"][seat]:
+                actions.append({"type": "ready", "seat": seat})
+            return actions
+        if phase == REFOCUS:
+            if not state["ready"][seat]:
+                actions.append({"type": "ready", "seat": seat})
+            if state["mode"] == "blind" and not state["pile"] and not _any_discards(state):
+                actions.append({"type": "propose_end", "seat": seat})
+        elif phase == PLAYING:
+            if state["hands"][seat] or state["set_aside"][seat]:
+                actions.append({"type": "play", "seat": seat})
+            if state["stars"] > 0:
+                actions.append({"type": "propose_star", "seat": seat})
+            if state["detection"] == "players" and state["mode"] == "normal" and state["pile"]:
+                actions.append({"type": "stop", "seat": seat})
+        return actions
+
+    def check(self, state: State, action: Mapping[str, Any]) -> None:
+        kind = action["type"]
+        seat = action.get("seat")
+        if kind not in ACTION_TYPES:
+            raise _illegal(
+                "unknown_action", f"unknown action {kind!r}; The Mind actions: {', '.join(ACTION_TYPES)}", action
+            )
+        if seat is None:
+            raise _illegal("bad_seat", f"action {kind!r} needs the seat that takes it", action)
+        phase = state["phase"]
+        if phase in OVER_PHASES:
+            raise _illegal("match_over", "the game is over", action)
+        proposal = state["proposal"]
+        if kind == "ready":
+            if phase != REFOCUS:
+                raise _illegal("not_refocusing", "hands go on the table only before a level or after a stop or star", action)
+            if state["ready"][seat]:
+                raise _illegal("already_ready", f"seat {seat} is already ready", action)
+        elif kind in ("agree", "reject"):
+            if proposal is None:
+                raise _illegal("no_proposal", "nobody has proposed anything to agree with or reject", action)
+            if seat in proposal["agreed"]:
+                raise _illegal("already_agreed", f"seat {seat} has already agreed to the proposal", action)
+        elif kind == "propose_end":
+            if state["mode"] != "blind":
+                raise _illegal("not_blind", "only a blind-mode run can be ended by the team", action)
+            if phase != REFOCUS or state["pile"] or _any_discards(state):
+                raise _illegal("level_running", "the team may stop only before a level begins", action)
+            if proposal is not None:
+                raise _illegal("proposal_pending", "another proposal is waiting for agreement", action)
+        else:
+            if phase != PLAYING:
+                raise _illegal("not_playing", "everyone must be ready (hands on the table) first", action)
+            if proposal is not None:
+                raise _illegal("proposal_pending", "a proposal is waiting for agreement; play is paused", action)
+            if kind == "play":
+                lowest = lowest_card(state, seat)
+                if lowest is None:
+                    raise _illegal("no_cards", f"seat {seat} has no card left to play", action)
+                claimed = action.get("card")
+                if claimed is not None and claimed != lowest:
+                    raise _illegal(
+                        "not_lowest", f"you may only play your lowest card, {lowest}, not {claimed!r}", action
+                    )
+            elif kind == "propose_star":
+                if state["stars"] <= 0:
+                    raise _illegal("no_stars", "the team has no star left", action)
+            elif kind == "stop":
+                if state["detection"] != "players" or state["mode"] != "normal":
+                    raise _illegal(
+                        "stop_not_used",
+                        "in this game the table notices cards out of order by itself; there is no stop call",
+                        action,
+                    )
+                if not state["pile"]:
+                    raise _illegal("nothing_played", "no card has been played in this level yet", action)
+
+    # -- transitions ---------------------------------------------------------------------------------
+    def apply(self, state: State, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+        kind = action["type"]
+        seat: int = action["seat"]
+        if kind == "play":
+            return _play(state, seat, rng)
+        if kind == "ready":
+            return _ready(state, seat)
+        if kind in ("propose_star", "propose_end"):
+            proposal_kind = "star" if kind == "propose_star" else "end"
+            state["proposal"] = {"kind": proposal_kind, "by": seat, "agreed": [seat]}
+            events = [Event("proposed", {"seat": seat, "kind": proposal_kind})]
+            return events + _maybe_carry_proposal(state, rng)
+        if kind == "agree":
+            state["proposal"]["agreed"].append(seat)
+            return [Event("agreed", {"seat": seat})] + _maybe_carry_proposal(state, rng)
+        if kind == "reject":
+            proposal = state["proposal"]
+            state["proposal"] = None
+            return [Event("rejected", {"seat": seat, "kind": proposal["kind"]})]
+        return _stop(state, seat, rng)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        blind = state["mode"] == "blind"
+        pile = state["pile"]
+        return {
+            "players": state["players"],
+            "seat": seat,
+            "mode": state["mode"],
+            "detection": state["detection"],
+            "phase": state["phase"],
+            "level": state["level"],
+            "last_level": None if blind else state["last_level"],
+            "cards_each": state["level"],
+            "lives": state["lives"],
+            "stars": state["stars"],
+            "max_lives": MAX_LIVES,
+            "max_stars": MAX_STARS,
+            "reward": REWARDS.get(state["level"]),
+            "hand": list(state["hands"][seat]) if seat is not None else None,
+            "hand_counts": [len(hand) for hand in state["hands"]],
+            "set_aside": [list(cards) for cards in state["set_aside"]],
+            "discards": [list(cards) for cards in state["discards"]],
+            "pile": [{"seat": p["seat"]} if blind else dict(p) for p in pile],
+            "top": None if blind or not pile else pile[-1]["card"],
+            "highest_played": None if blind or not pile else max(p["card"] for p in pile),
+            "ready": list(state["ready"]),
+            "proposal": None if state["proposal"] is None else dict(state["proposal"], agreed=list(state["proposal"]["agreed"])),
+            "levels_completed": state["levels_completed"],
+            "blind_levels": state["blind_levels"],
+            "normal_won": state["normal_won"],
+        }
+
+    def result(self, state: State) -> Result | None:
+        phase = state["phase"]
+        if phase not in OVER_PHASES:
+            return None
+        players = state["players"]
+        won = phase == WON or state["normal_won"] or (phase == FINISHED)
+        progress = state["levels_completed"]
+        details = {
+            "progress": progress,
+            "level_reached": state["level"],
+            "lives": state["lives"],
+            "stars": state["stars"],
+            "blind_levels": state["blind_levels"],
+            "mode": state["mode"],
+        }
+        reason = {WON: "won", LOST: "lost", FINISHED: "blind_finished"}[phase]
+        return Result(tuple(range(players)) if won else (), (float(progress),) * players, reason, details)
+
+
+def raise_options(message: str, option: str) -> None:
+    from mindtable.core.errors import InvalidOptions
+
+    raise InvalidOptions(message, option=option)
+
+
+# -- helpers used by the transitions -------------------------------------------------------------------
+def lowest_card(state: State, seat: int) -> int | None:
+    """The card ``seat`` must play next: the lowest of its hand and its set-aside cards."""
+    hand = state["hands"][seat]
+    aside = state["set_aside"][seat]
+    if hand and aside:
+        return min(hand[0], aside[0])
+    if hand:
+        return int(hand[0])
+    if aside:
+        return int(aside[0])
+    return None
+
+
+def _any_discards(state: State) -> bool:
+    return any(state["discards"])
+
+
+def _cards_in_play(state: State) -> int:
+    return sum(len(h) for h in state["hands"]) + sum(len(a) for a in state["set_aside"])
+
+
+def _lower_card_exists(state: State, card: int) -> bool:
+    for cards in state["hands"]:
+        if cards and cards[0] < card:
+            return True
+    return any(cards and cards[0] < card for cards in state["set_aside"])
+
+
+def _start_level(state: State, level: int, rng: Rng) -> list[Event]:
+    players = state["players"]
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    state["level"] = level
+    state["hands"] = [sorted(deck[i * level : (i + 1) * level]) for i in range(players)]
+    state["set_aside"] = [[] for _ in range(players)]
+    state["discards"] = [[] for _ in range(players)]
+    state["pile"] = []
+    state["unchecked_error"] = False
+    _refocus(state)
+    events = [
+        Event(
+            "level_started",
+            {"level": level, "cards_each": level, "lives": state["lives"], "stars": state["stars"], "mode": state["mode"]},
+        )
+    ]
+    events += [Event("dealt", {"seat": seat, "hand": list(state["hands"][seat])}, to=(seat,)) for seat in range(players)]
+    return events
+
+
+def _refocus(state: State) -> None:
+    state["phase"] = REFOCUS
+    state["ready"] = [False] * state["players"]
+
+
+def _ready(state: State, seat: int) -> list[Event]:
+    state["ready"][seat] = True
+    events = [Event("ready", {"seat": seat})]
+    if all(state["ready"]):
+        state["phase"] = PLAYING
+        events.append(Event("focused", {"level": state["level"]}))
+    return events
+
+
+def _take_card(state: State, seat: int) -> int:
+    hand = state["hands"][seat]
+    aside = state["set_aside"][seat]
+    if aside and (not hand or aside[0] < hand[0]):
+        return int(aside.pop(0))
+    return int(hand.pop(0))
+
+
+def _play(state: State, seat: int, rng: Rng) -> list[Event]:
+    card = _take_card(state, seat)
+    state["pile"].append({"seat": seat, "card": card})
+    if state["mode"] == "blind":
+        events = [Event("card_played", {"seat": seat, "face_down": True})]
+        return events + _after_card(state, rng)
+    events = [Event("card_played", {"seat": seat, "card": card})]
+    if _lower_card_exists(state, card):
+        if state["detection"] == "table":
+            return events + _lose_life_and_set_aside(state, card, seat, "out_of_order", rng)
+        state["unchecked_error"] = True
+    return events + _after_card(state, rng)
+
+
+def _stop(state: State, seat: int, rng: Rng) -> list[Event]:
+    if not state["unchecked_error"]:
+        return [Event("stop_called", {"seat": seat, "error": False})]
+    highest = max(p["card"] for p in state["pile"])
+    events = [Event("stop_called", {"seat": seat, "error": True})]
+    return events + _lose_life_and_set_aside(state, highest, None, "stop", rng)
+
+
+def _lose_life_and_set_aside(state: State, card: int, seat: int | None, cause: str, rng: Rng) -> list[Event]:
+    moved: dict[str, list[int]] = {}
+    for owner, hand in enumerate(state["hands"]):
+        lower = [c for c in hand if c < card]
+        if lower:
+            del hand[: len(lower)]
+            state["set_aside"][owner] = sorted(state["set_aside"][owner] + lower)
+            moved[str(owner)] = lower
+    state["lives"] -= 1
+    state["unchecked_error"] = False
+    events = [
+        Event(
+            "life_lost",
+            {"cause": cause, "card": card, "seat": seat, "lives": state["lives"], "set_aside": moved},
+        )
+    ]
+    if state["lives"] <= 0:
+        state["lives"] = 0
+        state["phase"] = LOST
+        events.append(Event("game_lost", {"level": state["level"]}))
+        return events
+    if _cards_in_play(state) == 0:
+        return events + _complete_level(state, rng)
+    _refocus(state)
+    return events
+
+
+def _maybe_carry_proposal(state: State, rng: Rng) -> list[Event]:
+    proposal = state["proposal"]
+    if len(proposal["agreed"]) < state["players"]:
+        return []
+    state["proposal"] = None
+    if proposal["kind"] == "end":
+        state["phase"] = FINISHED
+        return [Event("blind_ended", {"blind_levels": state["blind_levels"]})]
+    state["stars"] -= 1
+    discarded: dict[str, int] = {}
+    for seat in range(state["players"]):
+        if lowest_card(state, seat) is not None:
+            card = _take_card(state, seat)
+            state["discards"][seat].append(card)
+            discarded[str(seat)] = card
+    events = [Event("star_used", {"stars": state["stars"], "discarded": discarded})]
+    if _cards_in_play(state) == 0:
+        return events + _complete_level(state, rng)
+    _refocus(state)
+    return events
+
+
+def _after_card(state: State, rng: Rng) -> list[Event]:
+    if _cards_in_play(state) == 0:
+        return _complete_level(state, rng)
+    return []
+
+
+def _complete_level(state: State, rng: Rng) -> list[Event]:
+    level = state["level"]
+    events: list[Event] = []
+    blind = state["mode"] == "blind"
+    if blind:
+        cards = [p["card"] for p in state["pile"]]
+        in_order = all(a < b for a, b in zip(cards, cards[1:], strict=False))
+        events.append(Event("pile_revealed", {"cards": cards, "in_order": in_order}))
+        if not in_order:
+            state["lives"] -= 1
+            events.append(Event("life_lost", {"cause": "blind_pile", "card": None, "seat": None, "lives": state["lives"], "set_aside": {}}))
+            if state["lives"] <= 0:
+                state["lives"] = 0
+                state["phase"] = LOST
+                events.append(Event("game_lost", {"level": level}))
+                return events
+        state["blind_levels"] += 1
+    else:
+        state["levels_completed"] += 1
+    reward = REWARDS.get(level)
+    granted = False
+    if reward == "life" and state["lives"] < MAX_LIVES:
+        state["lives"] += 1
+        granted = True
+    elif reward == "star" and state["stars"] < MAX_STARS:
+        state["stars"] += 1
+        granted = True
+    events.append(
+        Event(
+            "level_completed",
+            {"level": level, "reward": reward, "granted": granted, "lives": state["lives"], "stars": state["stars"]},
+        )
+    )
+    if not blind and level >= state["last_level"]:
+        state["normal_won"] = True
+        events.append(Event("game_won", {"level": level}))
+        if not state["blind_after_win"]:
+            state["phase"] = WON
+            return events
+        state["mode"] = "blind"
+        events.append(Event("blind_started", {"lives": state["lives"], "stars": state["stars"]}))
+        return events + _start_level(state, 1, rng)
+    next_level = level + 1
+    if next_level * state["players"] > len(CARDS):
+        state["phase"] = FINISHED
+        events.append(Event("blind_ended", {"blind_levels": state["blind_levels"]}))
+        return events
+    return events + _start_level(state, next_level, rng)
+
+
+def validate_state(state: State, players: int) -> None:
+    """Check a loaded state; raise ValueError naming the field. Sorts hands and set-aside cards."""
+    if state.get("players") != players:
+        raise ValueError(f"'players' is {state.get('players')!r} but the snapshot says {players}")
+    for name in ("hands", "set_aside", "discards", "ready"):
+        value = state.get(name)
+        if not isinstance(value, list) or len(value) != players:
+            raise ValueError(f"{name!r} must be a list with one entry per seat ({players})")
+    seen: set[int] = set()
+
+    def note(card: Any, where: str) -> None:
+        if isinstance(card, bool) or not isinstance(card, int) or card not in CARDS:
+            raise ValueError(f"{where}: {card!r} is not a card from 1 to 100")
+        if card in seen:
+            raise ValueError(f"{where}: card {card} appears twice")
+        seen.add(card)
+
+    for name in ("hands", "set_aside", "discards"):
+        for seat, cards in enumerate(state[name]):
+            if not isinstance(cards, list):
+                raise ValueError(f"{name}[{seat}] must be a list of cards")
+            for card in cards:
+                note(card, f"{name}[{seat}]")
+            if name != "discards":
+                cards.sort()
+    if not isinstance(state.get("pile"), list):
+        raise ValueError("'pile' must be a list of {'seat': s, 'card': c}")
+    for index, entry in enumerate(state["pile"]):
+        if not isinstance(entry, dict) or entry.get("seat") not in range(players):
+            raise ValueError(f"pile[{index}] must be {{'seat': 0..{players - 1}, 'card': 1..100}}")
+        note(entry.get("card"), f"pile[{index}]")
+    for name, cap in (("lives", MAX_LIVES), ("stars", MAX_STARS)):
+        value = state.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= cap:
+            raise ValueError(f"{name!r} must be a whole number from 0 to {cap}, got {value!r}")
+    if state.get("phase") not in (REFOCUS, PLAYING, *OVER_PHASES):
+        raise ValueError(f"'phase' must be one of refocus, playing, won, lost, finished, got {state.get('phase')!r}")
+    if state.get("mode") not in ("normal", "blind"):
+        raise ValueError(f"'mode' must be 'normal' or 'blind', got {state.get('mode')!r}")
+    if state.get("detection") not in ("table", "players"):
+        raise ValueError(f"'detection' must be 'table' or 'players', got {state.get('detection')!r}")
+    level = state.get("level")
+    if isinstance(level, bool) or not isinstance(level, int) or level < 1:
+        raise ValueError(f"'level' must be a whole number >= 1, got {level!r}")
+    proposal = state.get("proposal")
+    if proposal is not None and (
+        not isinstance(proposal, dict)
+        or proposal.get("kind") not in ("star", "end")
+        or not isinstance(proposal.get("agreed"), list)
+    ):
+        raise ValueError("'proposal' must be null or {'kind': 'star'|'end', 'by': seat, 'agreed': [seats]}")
+    for name, default in (
+        ("unchecked_error", False),
+        ("levels_completed", level - 1 if state.get("mode") == "normal" else 0),
+        ("blind_levels", 0),
+        ("normal_won", False),
+        ("blind_after_win", False),
+    ):
+        state.setdefault(name, default)
+    state.setdefault("last_level", SETUP[players][2])
