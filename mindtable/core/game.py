@@ -98,6 +98,7 @@ class Game(ABC):
 
     def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
         """Raise ValueError naming the field if a loaded state breaks an invariant. Default: accept."""
+        return None
 
     def make_bot(self, name: str, seat: int, seed: int = 0, **params: Any) -> Bot:
         from mindtable.core.bots import load_bot

@@ -37,7 +37,7 @@ SNAPSHOT_FORMAT = "mindtable-snapshot/1"
 class Match:
     """A running match. Build one with :func:`new_match`, :meth:`from_snapshot` or :func:`replay`."""
 
-    __slots__ = ("game", "players", "options", "seed", "state", "rng", "clock", "_actions", "_start", "_result")
+    __slots__ = ("_actions", "_result", "_start", "clock", "game", "options", "players", "rng", "seed", "state")
 
     def __init__(
         self,
@@ -235,9 +235,7 @@ class Match:
 
 def _resolve_options(game: Game, players: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(players, bool) or not isinstance(players, int) or not game.min_players <= players <= game.max_players:
-        raise InvalidOptions(
-            f"{game.title} is for {game.players_allowed()} players, got {players!r}", option="players"
-        )
+        raise InvalidOptions(f"{game.title} is for {game.players_allowed()} players, got {players!r}", option="players")
     if not isinstance(options, Mapping):
         raise InvalidOptions(f"options must be a mapping of option name to value, got {type(options).__name__}")
     return game.normalize_options(players, validate_options(game.option_schema, options))

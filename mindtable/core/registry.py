@@ -80,8 +80,7 @@ def get_game(game_id: str) -> Game:
     target = _target(game_id)
     if target is None:
         raise GameNotAvailable(
-            f"the rules engine of {game_id!r} is not available yet; playable games: "
-            f"{', '.join(available_game_ids())}"
+            f"the rules engine of {game_id!r} is not available yet; playable games: {', '.join(available_game_ids())}"
         )
     module_name, _, attribute = target.partition(":")
     game = getattr(importlib.import_module(module_name), attribute)

@@ -102,10 +102,7 @@ class ProportionalBot(_TimingBot):
             return None
         if aside:
             return self.reaction_ms
-        if view["mode"] == "blind":
-            seen = 0
-        else:
-            seen = view["highest_played"] or 0
+        seen = 0 if view["mode"] == "blind" else view["highest_played"] or 0
         gap = max(card - seen, 0)
         return round(self.reaction_ms + self.tempo_ms * gap * self._draw)
 
@@ -113,7 +110,9 @@ class ProportionalBot(_TimingBot):
 class RandomTimingBot(_TimingBot):
     """A baseline that ignores its cards: plays its lowest card after a uniform wait of up to ``max_wait_ms``."""
 
-    def __init__(self, seat: int, seed: int = 0, max_wait_ms: int = 10_000, reaction_ms: int = 300, ready_ms: int = 500) -> None:
+    def __init__(
+        self, seat: int, seed: int = 0, max_wait_ms: int = 10_000, reaction_ms: int = 300, ready_ms: int = 500
+    ) -> None:
         super().__init__(seat, seed, reaction_ms, ready_ms)
         if max_wait_ms <= 0:
             raise ValueError("max_wait_ms must be > 0")

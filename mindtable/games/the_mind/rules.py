@@ -5,8 +5,9 @@ See ``docs/rules/the-mind.md`` for the sentence of the book each rule implements
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event, Result
@@ -58,13 +59,13 @@ class TheMind(Game):
             int,
             default=None,
             minimum=1,
-            maximum=25,
+            maximum=50,
             help="the level that wins the game (book: 12 / 10 / 8 for 2 / 3 / 4 players)",
         ),
         Option("blind_after_win", bool, default=False, help="after a win, go on in blind mode from level 1"),
         Option("start_blind", bool, default=False, help="play blind mode from the start"),
     )
-    bots = {
+    bots: ClassVar[Mapping[str, str]] = {
         "proportional": "mindtable.games.the_mind.bots:ProportionalBot",
         "random-timing": "mindtable.games.the_mind.bots:RandomTimingBot",
         "random": "mindtable.core.bots:RandomBot",
@@ -157,7 +158,9 @@ class TheMind(Game):
         proposal = state["proposal"]
         if kind == "ready":
             if phase != REFOCUS:
-                raise _illegal("not_refocusing", "hands go on the table only before a level or after a stop or star", action)
+                raise _illegal(
+                    "not_refocusing", "hands go on the table only before a level or after a stop or star", action
+                )
             if state["ready"][seat]:
                 raise _illegal("already_ready", f"seat {seat} is already ready", action)
         elif kind in ("agree", "reject"):
@@ -214,7 +217,7 @@ class TheMind(Game):
             return events + _maybe_carry_proposal(state, rng)
         if kind == "agree":
             state["proposal"]["agreed"].append(seat)
-            return [Event("agreed", {"seat": seat})] + _maybe_carry_proposal(state, rng)
+            return [Event("agreed", {"seat": seat}), *_maybe_carry_proposal(state, rng)]
         if kind == "reject":
             proposal = state["proposal"]
             state["proposal"] = None
@@ -246,7 +249,9 @@ class TheMind(Game):
             "top": None if blind or not pile else pile[-1]["card"],
             "highest_played": None if blind or not pile else max(p["card"] for p in pile),
             "ready": list(state["ready"]),
-            "proposal": None if state["proposal"] is None else dict(state["proposal"], agreed=list(state["proposal"]["agreed"])),
+            "proposal": None
+            if state["proposal"] is None
+            else dict(state["proposal"], agreed=list(state["proposal"]["agreed"])),
             "levels_completed": state["levels_completed"],
             "blind_levels": state["blind_levels"],
             "normal_won": state["normal_won"],
@@ -257,7 +262,7 @@ class TheMind(Game):
         if phase not in OVER_PHASES:
             return None
         players = state["players"]
-        won = phase == WON or state["normal_won"] or (phase == FINISHED)
+        won = phase in (WON, FINISHED) or state["normal_won"]
         progress = state["levels_completed"]
         details = {
             "progress": progress,
@@ -320,10 +325,18 @@ def _start_level(state: State, level: int, rng: Rng) -> list[Event]:
     events = [
         Event(
             "level_started",
-            {"level": level, "cards_each": level, "lives": state["lives"], "stars": state["stars"], "mode": state["mode"]},
+            {
+                "level": level,
+                "cards_each": level,
+                "lives": state["lives"],
+                "stars": state["stars"],
+                "mode": state["mode"],
+            },
         )
     ]
-    events += [Event("dealt", {"seat": seat, "hand": list(state["hands"][seat])}, to=(seat,)) for seat in range(players)]
+    events += [
+        Event("dealt", {"seat": seat, "hand": list(state["hands"][seat])}, to=(seat,)) for seat in range(players)
+    ]
     return events
 
 
@@ -432,11 +445,16 @@ def _complete_level(state: State, rng: Rng) -> list[Event]:
     blind = state["mode"] == "blind"
     if blind:
         cards = [p["card"] for p in state["pile"]]
-        in_order = all(a < b for a, b in zip(cards, cards[1:], strict=False))
+        in_order = all(a < b for a, b in itertools.pairwise(cards))
         events.append(Event("pile_revealed", {"cards": cards, "in_order": in_order}))
         if not in_order:
             state["lives"] -= 1
-            events.append(Event("life_lost", {"cause": "blind_pile", "card": None, "seat": None, "lives": state["lives"], "set_aside": {}}))
+            events.append(
+                Event(
+                    "life_lost",
+                    {"cause": "blind_pile", "card": None, "seat": None, "lives": state["lives"], "set_aside": {}},
+                )
+            )
             if state["lives"] <= 0:
                 state["lives"] = 0
                 state["phase"] = LOST
