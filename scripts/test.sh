@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install mindtable with its test tools into .venv and run every check: lint, types, tests.
+# Browser tests need Debian's Chromium; as root on Debian this installs it when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[dev]'
+
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing Debian's chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+echo "== ruff"
+.venv/bin/ruff check mindtable tests benchmarks
+.venv/bin/ruff format --check mindtable tests benchmarks
+echo "== mypy"
+.venv/bin/mypy
+echo "== pytest"
+.venv/bin/pytest "$@"
