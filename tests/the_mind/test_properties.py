@@ -10,18 +10,19 @@ from hypothesis import strategies as st
 
 import mindtable
 from mindtable.core.match import Match
-from mindtable.games.the_mind.rules import MAX_LIVES, MAX_STARS
+from mindtable.games.the_mind.rules import MAX_LIVES, MAX_STARS, lowest_card
 
 KINDS = ["ready", "play", "stop", "propose_star", "propose_end", "agree", "reject", "fly", ""]
 
 actions = st.lists(
     st.tuples(
+        st.integers(min_value=0, max_value=9),  # 0-6: pick one of the seat's legal actions
         st.integers(min_value=-1, max_value=4),  # seat, sometimes out of range
         st.sampled_from(KINDS),
-        st.integers(min_value=-5, max_value=3000),  # time step, sometimes backwards
-        st.booleans(),  # pick a legal action instead
+        st.one_of(st.integers(min_value=0, max_value=3000), st.integers(min_value=-50, max_value=-1)),
     ),
-    max_size=120,
+    min_size=10,
+    max_size=250,
 )
 
 
@@ -72,11 +73,12 @@ def test_random_actions_keep_every_invariant(players, seed, steps, detection, bl
         "the-mind", players=players, seed=seed, options={"detection": detection, "start_blind": blind}
     )
     now = 0
-    for seat, kind, step, pick_legal in steps:
+    for choice, seat, kind, step in steps:
         now = max(0, now + step)
-        if pick_legal and 0 <= seat < players and match.legal_actions(seat):
-            legal = match.legal_actions(seat)
-            action = dict(legal[(now + seed) % len(legal)], at=now)
+        legal_seat = seat % players
+        legal = match.legal_actions(legal_seat)
+        if choice < 7 and legal:
+            action = dict(legal[(now + choice) % len(legal)], at=max(now, match.clock))
         else:
             action = {"type": kind, "seat": seat, "at": now}
         before = match.snapshot()
@@ -125,3 +127,47 @@ def test_a_tampered_record_does_not_replay():
         assert "record" in str(err)
     else:
         raise AssertionError("a record with another seed must not replay to the same result")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(min_value=2, max_value=4),
+    seed=st.integers(0, 2**32),
+    detection=st.sampled_from(["table", "players"]),
+    blind=st.booleans(),
+)
+def test_long_random_walks_keep_every_invariant(players, seed, detection, blind):
+    """Deep games: mostly legal actions (so levels, stars, mistakes and rewards happen), some junk."""
+    import random
+
+    chooser = random.Random(seed)
+    match = mindtable.new_match(
+        "the-mind",
+        players=players,
+        seed=seed,
+        options={"detection": detection, "blind_after_win": blind, "last_level": chooser.randint(1, 4)},
+    )
+    now = 0
+    for _ in range(400):
+        if match.is_over:
+            break
+        now += chooser.randint(0, 500)
+        seat = chooser.randrange(players)
+        holders = [(lowest_card(match.state, s), s) for s in range(players) if lowest_card(match.state, s)]
+        if holders and chooser.random() < 0.8:
+            seat = min(holders)[1]  # the referee's hint: the seat that should play next, so games go deep
+        legal = match.legal_actions(seat)
+        if legal and chooser.random() < 0.85:
+            # prefer playing and getting ready, so games go deep
+            weights = [8 if a["type"] in ("play", "ready", "agree") else 1 for a in legal]
+            action = dict(chooser.choices(legal, weights)[0], at=now)
+        else:
+            action = {"type": chooser.choice(KINDS), "seat": chooser.randint(-1, players), "at": now}
+        before = match.snapshot()
+        try:
+            match.apply(action)
+        except mindtable.IllegalAction:
+            assert match.snapshot() == before
+            continue
+        check_invariants(match)
+    assert mindtable.replay(match.record()).snapshot() == match.snapshot()
