@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 #: id -> "module:attribute" of the Game instance, or None for a game whose engine is not written yet.
 BUILTIN_GAMES: dict[str, str | None] = {
     "the-mind": "mindtable.games.the_mind:GAME",
-    "neurorace": None,
+    "neurorace": "mindtable.games.neurorace:GAME",
     "carrera-de-mente": None,
     "caida-libre": None,
     "eesti-malumang": None,

@@ -1,0 +1,155 @@
+"""Solve a task with a set of tiles, and measure how hard a task is.
+
+:func:`solve` looks for 7 different tiles, each with one side up, that complete a task; it returns the
+layout (a proof that the task can be done) or ``None``. It is a depth-first search left to right, pruned by
+the numbers that can still be completed to the right, so it only backtracks when two places want the same
+tile.
+
+:func:`difficulty` is the information a task demands, in bits: ``log2(120**7 / L)`` where ``L`` counts the
+sequences of 7 tile sides (out of the 120) that satisfy every place and sign. It ignores that a tile can be
+used only once (so it can be computed exactly in microseconds). An easy level-1 task is about 10 bits, a
+level-10 task about 30.
+
+>>> from mindtable.games.neurorace.tasks import parse_task
+>>> task = parse_task("sun sun sun sun sun sun sun")
+>>> layout = solve(task)
+>>> len(layout), len({tile for tile, _ in layout})
+(7, 7)
+>>> round(difficulty(task), 1)
+9.7
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from mindtable.games.neurorace.components import TILES, Side
+from mindtable.games.neurorace.tasks import PLACES, Place, Task, layout_problems, sign_holds
+
+#: A layout: for each place from ``start`` on, (item index, side index).
+Layout = list[tuple[int, int]]
+Candidate = tuple[int, int, int]  # item, side index, number
+
+_ALL_SIDES: tuple[Side, ...] = tuple(side for tile in TILES for side in tile)
+
+
+@lru_cache(maxsize=512)
+def _tile_candidates(place: Place) -> tuple[Candidate, ...]:
+    return tuple(candidates(place, TILES))
+
+
+def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> list[Candidate]:
+    """The (item, side, number) choices that satisfy ``place`` (``items`` default: the shipped tiles)."""
+    if items is None:
+        return list(_tile_candidates(place))
+    return [
+        (item, index, side[2])
+        for item, sides in enumerate(items)
+        for index, side in enumerate(sides)
+        if place.matches(side)
+    ]
+
+
+def solve(
+    task: Task,
+    items: Sequence[Sequence[Side]] | None = None,
+    *,
+    start: int = 0,
+    previous: int | None = None,
+) -> Layout | None:
+    """Complete places ``start``..6 of ``task`` with different items, or return ``None``.
+
+    ``items`` are the tiles to choose from, each a list of the sides it may show (default: the 60 shipped
+    tiles, both sides). ``previous`` is the number on place ``start - 1``, if it is already filled.
+    """
+    count = PLACES - start
+    if count <= 0:
+        return []
+    cands = [candidates(task.places[start + j], items) for j in range(count)]
+    # Numbers at each place from which the places to the right can still be completed.
+    feasible: list[set[int]] = [set() for _ in range(count)]
+    for j in reversed(range(count)):
+        numbers = {c[2] for c in cands[j]}
+        if j < count - 1:
+            right = feasible[j + 1]
+            sign = task.signs[start + j]
+            if sign == "<":
+                numbers = {n for n in numbers if n < max(right)}
+            elif sign == ">":
+                numbers = {n for n in numbers if n > min(right)}
+        if not numbers:
+            return None
+        feasible[j] = numbers
+    first_sign = task.signs[start - 1] if start > 0 and previous is not None else None
+    pruned = [[c for c in cands[j] if c[2] in feasible[j]] for j in range(count)]
+    used: set[int] = set()
+    chosen: Layout = []
+
+    def search(j: int, last: int | None) -> bool:
+        if j == count:
+            return True
+        sign = first_sign if j == 0 else task.signs[start + j - 1]
+        for item, side, number in pruned[j]:
+            if item in used or (last is not None and not sign_holds(sign, last, number)):
+                continue
+            used.add(item)
+            chosen.append((item, side))
+            if search(j + 1, number):
+                return True
+            used.discard(item)
+            chosen.pop()
+        return False
+
+    return chosen if search(0, previous) else None
+
+
+def verify_layout(task: Task, layout: Layout, items: Sequence[Sequence[Side]] | None = None) -> bool:
+    """Independent check of a full layout: 7 different items whose chosen sides complete ``task``."""
+    pool = TILES if items is None else items
+    if len(layout) != PLACES or len({item for item, _ in layout}) != PLACES:
+        return False
+    return not layout_problems(task, [pool[item][side] for item, side in layout])
+
+
+def count_layouts(task: Task, sides: Sequence[Side] = _ALL_SIDES) -> int:
+    """How many sequences of 7 sides (repeats allowed) satisfy ``task``: a dynamic programme over numbers."""
+    ways = [0] * 100
+    for side in sides:
+        if task.places[0].matches(side):
+            ways[side[2]] += 1
+    for index in range(1, PLACES):
+        here = [0] * 100
+        for side in sides:
+            if task.places[index].matches(side):
+                here[side[2]] += 1
+        sign = task.signs[index - 1]
+        total = sum(ways)
+        below = 0  # sum of ways[m] for m < n
+        new = [0] * 100
+        for n in range(100):
+            if here[n]:
+                if sign == "<":
+                    reach = below
+                elif sign == ">":
+                    reach = total - below - ways[n]
+                else:
+                    reach = total
+                new[n] = here[n] * reach
+            below += ways[n]
+        ways = new
+    return sum(ways)
+
+
+def difficulty(task: Task) -> float:
+    """Bits of selection the task demands (see the module doc); ``inf`` if no side sequence fits."""
+    layouts = count_layouts(task)
+    if layouts == 0:
+        return math.inf
+    return PLACES * math.log2(len(_ALL_SIDES)) - math.log2(layouts)
+
+
+def choices(task: Task) -> list[int]:
+    """For each place, how many of the 120 tile sides satisfy it on their own."""
+    return [len(_tile_candidates(place)) for place in task.places]
