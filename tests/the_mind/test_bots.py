@@ -110,3 +110,13 @@ def test_vectorised_simulator_refuses_what_it_cannot_play():
         simulate_batch(2, {"detection": "players"}, "proportional", {}, 10, seed=1)
     with pytest.raises(NotImplementedError):
         simulate_batch(2, {}, "random", {}, 10, seed=1)
+
+
+def test_bots_finish_games_when_players_must_call_stop():
+    for seed in range(5):
+        match = mindtable.new_match("the-mind", players=3, seed=seed, options={"detection": "players"})
+        bots = {s: match.game.make_bot("proportional", seat=s, seed=seed) for s in range(3)}
+        result = play_out(match, bots, max_actions=5_000)
+        assert result.reason in ("won", "lost")
+        stops = [a for a in match.actions if a["type"] == "stop"]
+        assert len(stops) < 40, "a bot must not call stop again and again for the same situation"

@@ -27,6 +27,7 @@ class _TimingBot:
         self._situation: tuple[Any, ...] | None = None
         self._since = 0
         self._draw = 0.0
+        self._stop_called: tuple[Any, ...] | None = None
 
     def decide(self, observation: Observation) -> Decision | None:
         view = observation.view
@@ -40,11 +41,12 @@ class _TimingBot:
             return Decision({"type": "agree"}, observation.now + self.reaction_ms)
         if "ready" in legal:
             return Decision({"type": "ready"}, self._since + self.ready_ms)
-        if "stop" in legal:
+        if "stop" in legal and self._stop_called != situation:
+            # Only a card still in hand was passed over; set-aside cards below the pile are expected.
             hand = view["hand"] or []
-            mine = hand + view["set_aside"][self.seat]
             highest = view["highest_played"]
-            if mine and highest is not None and min(mine) < highest:
+            if hand and highest is not None and hand[0] < highest:
+                self._stop_called = situation
                 return Decision({"type": "stop"}, self._since + self.reaction_ms)
         if "play" in legal:
             wait = self._wait(view)

@@ -1,0 +1,149 @@
+"""``mindtable play``: play any game that has a terminal UI, against bots.
+
+The command is game-agnostic: it builds the match with :func:`mindtable.new_match`, a bot for every seat
+that is not human with ``Game.make_bot``, and hands over to the game's terminal hook (``Game.terminal``,
+``run_terminal(match, human_seats, bots)``). Humans take the first seats.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from mindtable.core.bots import Bot
+from mindtable.core.errors import GameNotAvailable, MindtableError, UnknownGame
+from mindtable.core.game import Game
+from mindtable.core.match import new_match
+from mindtable.core.registry import available_game_ids, get_game
+
+error_console = Console(stderr=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``message`` as an error and leave with exit code ``code``."""
+    error_console.print(f"[bold red]Error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def parse_pairs(pairs: list[str] | None, what: str, typed: bool = False) -> dict[str, Any]:
+    """``["k=v", ...]`` as a dict; ``typed`` reads values as JSON when they parse (3, 0.5, true), else text."""
+    result: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            fail(f"{what} {pair!r} must look like key=value")
+        if typed:
+            try:
+                result[key] = json.loads(value)
+            except json.JSONDecodeError:
+                result[key] = value
+        else:
+            result[key] = value
+    return result
+
+
+def resolve_game(game_id: str) -> Game:
+    """The game, or a clear error listing the games that can be played."""
+    try:
+        return get_game(game_id)
+    except (UnknownGame, GameNotAvailable) as exc:
+        fail(f"{exc}\nSee `mindtable games` for the list.")
+
+
+def load_hook(target: str) -> Callable[..., Any]:
+    module_name, _, attribute = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        fail(f"the hook {target} cannot be loaded: {exc}")
+
+
+def games_with(hook: str) -> list[str]:
+    """Ids of the available games that define ``hook`` (e.g. ``"terminal"``)."""
+    found = []
+    for game_id in available_game_ids():
+        try:
+            if getattr(get_game(game_id), hook, None):
+                found.append(game_id)
+        except MindtableError:
+            continue
+    return found
+
+
+def play(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="The game id (see `mindtable games`).")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Seats at the table (default: the fewest the game allows).")
+    ] = None,
+    humans: Annotated[
+        int, typer.Option("--humans", help="How many seats are people at this keyboard (0: watch the bots).")
+    ] = 1,
+    bot: Annotated[
+        str | None, typer.Option("--bot", "-b", help="The bot for the other seats (default: the game's first).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="A game option key=value (repeatable).")
+    ] = None,
+    bot_param: Annotated[
+        list[str] | None, typer.Option("--bot-param", help="A bot parameter key=value (repeatable).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (default: random, printed).")] = None,
+    save: Annotated[Path | None, typer.Option("--save", help="Write the record of the game to this JSON file.")] = None,
+) -> None:
+    """Play GAME in this terminal against bots."""
+    game = resolve_game(game_id)
+    if not game.terminal:
+        with_ui = games_with("terminal")
+        fail(
+            f"{game.title} ({game.id}) has no terminal UI yet; games you can play here: "
+            f"{', '.join(with_ui) if with_ui else 'none'}"
+        )
+    if players is None:
+        players = game.min_players
+    if humans < 0 or humans > players:
+        fail(f"--humans must be from 0 to the number of players ({players}), got {humans}")
+    options = parse_pairs(option, "--option")
+    params = parse_pairs(bot_param, "--bot-param", typed=True)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        match = new_match(game.id, players, seed=seed, options=options)
+    except MindtableError as exc:
+        fail(str(exc))
+    human_seats = list(range(humans))
+    bot_name = bot if bot is not None else next(iter(game.bots))
+    bots: dict[int, Bot] = {}
+    try:
+        for seat in range(humans, players):
+            bots[seat] = game.make_bot(bot_name, seat=seat, seed=seed, **params)
+    except (MindtableError, ValueError) as exc:
+        fail(str(exc))
+    run_terminal = load_hook(game.terminal)
+    try:
+        run_terminal(match, human_seats, bots)
+    except KeyboardInterrupt:
+        pass
+    except MindtableError as exc:
+        if not match.actions:
+            fail(str(exc))
+        error_console.print(f"[bold red]Error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+    Console().print(f"Seed {seed}: play the same deals again with --seed {seed}.", highlight=False)
+    if save is not None:
+        try:
+            save.write_text(json.dumps(match.record(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write the record to {save}: {exc}")
+        Console().print(f"Record saved to {save} (replay it with `mindtable replay {save}`).", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play)

@@ -1,0 +1,293 @@
+"""Run many bot-only matches of any game and summarise them.
+
+Two engines:
+
+``match``
+    Every game is a real :class:`~mindtable.core.match.Match` played by :func:`~mindtable.core.driver.play_out`
+    on a virtual clock. Game ``i`` uses seed ``seed + i`` for the match and for every bot, so a run does not
+    depend on how the games are split among worker processes.
+``vector``
+    The game's own batch simulator (``Game.batch_simulator``, ``simulate_batch(players, options, bot,
+    bot_params, games, seed) -> list[Result]``). Games are handed to it in blocks of :data:`VECTOR_BLOCK`;
+    block ``k`` gets seed ``seed + k * VECTOR_BLOCK``, so again the worker count does not change the results.
+
+``auto`` uses the vector engine when the game has one that can play the requested bot and options (it
+raises ``NotImplementedError`` otherwise) and falls back to the match engine.
+
+>>> run = run_simulation("the-mind", players=2, bot="proportional", games=20, seed=1, workers=1, engine="match")
+>>> run.summary["games"], run.engine
+(20, 'match')
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from mindtable.core.driver import play_out
+from mindtable.core.errors import InvalidOptions, MindtableError
+from mindtable.core.events import Result
+from mindtable.core.game import Game
+from mindtable.core.match import new_match
+from mindtable.core.registry import get_game
+from mindtable.sim.stats import Tally, summarize
+
+ENGINES = ("auto", "match", "vector")
+#: Games per call of a game's batch simulator (fixed, so that results do not depend on the worker count).
+VECTOR_BLOCK = 10_000
+#: Most games per task of the match engine (smaller tasks: smoother progress, more overhead).
+MAX_MATCH_CHUNK = 250
+
+ProgressCallback = Callable[[int, int], None]
+
+
+class SimulationError(MindtableError, ValueError):
+    """A simulation that cannot run as asked (bad engine, bot parameters the simulator refuses...)."""
+
+
+class _VectorUnsupported(Exception):
+    """The batch simulator refused the combination (it raised NotImplementedError)."""
+
+
+@dataclass
+class SimulationRun:
+    """What :func:`run_simulation` returns: the summary, the engine used and how long it took."""
+
+    summary: dict[str, Any]
+    tally: Tally
+    engine: str
+    #: Why ``auto`` did not use the vector engine (``None`` if it did, or was not asked to choose).
+    fallback_reason: str | None
+    elapsed_seconds: float
+
+
+def load_batch_simulator(game: Game) -> Callable[..., list[Result]]:
+    """The game's batch simulator, or :class:`_VectorUnsupported` saying why there is none."""
+    target = game.batch_simulator
+    if not target:
+        raise _VectorUnsupported(f"{game.title} has no batch simulator")
+    module_name, _, attribute = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            raise _VectorUnsupported(f"{game.title}'s batch simulator {target} is not installed") from None
+        raise
+    simulator = getattr(module, attribute, None)
+    if simulator is None:
+        raise _VectorUnsupported(f"{game.title}'s batch simulator {target} does not exist")
+    return simulator
+
+
+# -- worker tasks (module-level so that they pickle) ---------------------------------------------------
+def _match_chunk(
+    game_id: str,
+    players: int,
+    options: dict[str, Any],
+    bot: str,
+    bot_params: dict[str, Any],
+    seeds: range,
+) -> Tally:
+    game = get_game(game_id)
+    tally = Tally(players)
+    for seed in seeds:
+        match = new_match(game_id, players, seed=seed, options=options)
+        bots = {seat: game.make_bot(bot, seat=seat, seed=seed, **bot_params) for seat in range(players)}
+        try:
+            tally.add(play_out(match, bots))
+        except MindtableError as exc:
+            raise SimulationError(f"game with seed {seed}: {exc}") from exc
+    return tally
+
+
+def _vector_block(
+    game_id: str,
+    players: int,
+    options: dict[str, Any],
+    bot: str,
+    bot_params: dict[str, Any],
+    games: int,
+    seed: int,
+) -> Tally | str:
+    """One block for the batch simulator; a string is the NotImplementedError message (fall back)."""
+    simulator = load_batch_simulator(get_game(game_id))
+    try:
+        results = simulator(players, dict(options), bot, dict(bot_params), games, seed)
+    except NotImplementedError as exc:
+        return str(exc) or "the batch simulator cannot play this combination"
+    if len(results) != games:
+        raise SimulationError(f"{game_id}'s batch simulator returned {len(results)} results for {games} games")
+    return Tally(players).add_all(results)
+
+
+# -- planning --------------------------------------------------------------------------------------
+def _match_tasks(games: int, seed: int, workers: int) -> Iterator[tuple[int, range]]:
+    chunk = max(1, min(MAX_MATCH_CHUNK, games // (workers * 8) or 1))
+    for start in range(0, games, chunk):
+        stop = min(games, start + chunk)
+        yield stop - start, range(seed + start, seed + stop)
+
+
+def _vector_tasks(games: int, seed: int) -> Iterator[tuple[int, int]]:
+    for block, start in enumerate(range(0, games, VECTOR_BLOCK)):
+        yield min(VECTOR_BLOCK, games - start), seed + block * VECTOR_BLOCK
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    # Fork is fastest and sees games registered at run time, but forking a process that runs threads can
+    # deadlock; then a fresh server process forks the workers instead.
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        method = "fork"
+    elif "forkserver" in methods:
+        method = "forkserver"
+    else:
+        method = "spawn"
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+
+
+def _run_tasks(
+    function: Callable[..., Any],
+    tasks: list[tuple[int, tuple[Any, ...]]],
+    workers: int,
+    total: int,
+    progress: ProgressCallback | None,
+) -> list[Any]:
+    """Run ``function(*args)`` for each (games, args) task; results in task order; progress in games."""
+    done = 0
+    if progress is not None:
+        progress(0, total)
+    if workers <= 1 or len(tasks) <= 1:
+        results = []
+        for games, args in tasks:
+            outcome = function(*args)
+            results.append(outcome)
+            if isinstance(outcome, str):
+                break
+            done += games
+            if progress is not None:
+                progress(done, total)
+        return results
+    with _pool(min(workers, len(tasks))) as pool:
+        futures: dict[Future[Any], int] = {}
+        ordered: list[Future[Any]] = []
+        for games, args in tasks:
+            future = pool.submit(function, *args)
+            futures[future] = games
+            ordered.append(future)
+        pending = set(ordered)
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    outcome = future.result()
+                    if isinstance(outcome, str):
+                        raise _VectorUnsupported(outcome)
+                    done += futures[future]
+                if progress is not None:
+                    progress(done, total)
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+        return [future.result() for future in ordered]
+
+
+def parse_engine(engine: str) -> str:
+    if engine not in ENGINES:
+        raise SimulationError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    return engine
+
+
+def run_simulation(
+    game_id: str,
+    players: int,
+    bot: str = "random",
+    games: int = 1000,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    bot_params: Mapping[str, Any] | None = None,
+    workers: int | None = None,
+    engine: str = "auto",
+    progress: ProgressCallback | None = None,
+) -> SimulationRun:
+    """Play ``games`` matches of ``game_id`` with ``bot`` in every seat and summarise them.
+
+    ``workers`` processes share the work (default: every core; 1 runs in this process). ``progress`` is
+    called with (games done, games in total) as blocks finish. Bad games, options or bot parameters raise a
+    :class:`~mindtable.core.errors.MindtableError` saying what is allowed.
+    """
+    engine = parse_engine(engine)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimulationError(f"games must be a whole number >= 1, got {games!r}")
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SimulationError(f"workers must be a whole number >= 1, got {workers!r}")
+    game = get_game(game_id)
+    bot_params = dict(bot_params or {})
+    # A probe match validates and resolves the options and player count; a probe bot checks the bot.
+    probe = new_match(game_id, players, seed=seed, options=options)
+    resolved = dict(probe.options)
+    try:
+        game.make_bot(bot, seat=0, seed=seed, **bot_params)
+    except ValueError as exc:
+        if isinstance(exc, MindtableError):
+            raise
+        raise InvalidOptions(f"bad parameters for bot {bot!r}: {exc}") from exc
+
+    started = time.perf_counter()
+    fallback: str | None = None
+    tally: Tally | None = None
+    used = engine
+    if engine in ("auto", "vector"):
+        try:
+            load_batch_simulator(game)
+            vector_tasks = [
+                (n, (game_id, players, resolved, bot, bot_params, n, block_seed))
+                for n, block_seed in _vector_tasks(games, seed)
+            ]
+            outcomes = _run_tasks(_vector_block, vector_tasks, workers, games, progress)
+            if outcomes and isinstance(outcomes[-1], str):
+                raise _VectorUnsupported(outcomes[-1])
+            tally = Tally(players)
+            for outcome in outcomes:
+                tally.merge(outcome)
+            used = "vector"
+        except _VectorUnsupported as exc:
+            if engine == "vector":
+                raise SimulationError(f"the vector engine cannot run this simulation: {exc}") from None
+            fallback = str(exc)
+        except ValueError as exc:
+            if isinstance(exc, MindtableError):
+                raise
+            raise SimulationError(f"{game.title}'s batch simulator refused the request: {exc}") from exc
+    if tally is None:
+        used = "match"
+        match_tasks = [
+            (n, (game_id, players, resolved, bot, bot_params, seeds)) for n, seeds in _match_tasks(games, seed, workers)
+        ]
+        tally = Tally(players)
+        for outcome in _run_tasks(_match_chunk, match_tasks, workers, games, progress):
+            tally.merge(outcome)
+    elapsed = time.perf_counter() - started
+
+    summary = {
+        "game": game.id,
+        "title": game.title,
+        "players": players,
+        "bot": bot,
+        "bot_params": bot_params,
+        "options": resolved,
+        "seed": seed,
+        "engine": used,
+        **summarize(tally, cooperative=game.cooperative, progress_label=game.progress_label),
+    }
+    return SimulationRun(summary=summary, tally=tally, engine=used, fallback_reason=fallback, elapsed_seconds=elapsed)
