@@ -51,6 +51,26 @@ def parse_pairs(pairs: list[str] | None, what: str, typed: bool = False) -> dict
     return result
 
 
+def game_option_flags(args: list[str]) -> dict[str, Any]:
+    """Game options given as their own flags: ``--mode solo`` or ``--last-level=5`` (dashes become ``_``)."""
+    result: dict[str, Any] = {}
+    tokens = list(args)
+    while tokens:
+        token = tokens.pop(0)
+        if not token.startswith("--") or len(token) < 3:
+            fail(f"unexpected argument {token!r}; game options look like --name value or --option name=value")
+        name, sep, value = token[2:].partition("=")
+        if not sep:
+            if not tokens or tokens[0].startswith("--"):
+                fail(f"game option --{name} needs a value, e.g. --{name} VALUE")
+            value = tokens.pop(0)
+        result[name.replace("-", "_")] = value
+    return result
+
+
+COMMAND_WITH_GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
 def resolve_game(game_id: str) -> Game:
     """The game, or a clear error listing the games that can be played."""
     try:
@@ -80,6 +100,7 @@ def games_with(hook: str) -> list[str]:
 
 
 def play(
+    ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="The game id (see `mindtable games`).")],
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="Seats at the table (default: the fewest the game allows).")
@@ -99,7 +120,7 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (default: random, printed).")] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the record of the game to this JSON file.")] = None,
 ) -> None:
-    """Play GAME in this terminal against bots."""
+    """Play GAME in this terminal against bots. Game options may also be given as flags: --mode solo."""
     game = resolve_game(game_id)
     if not game.terminal:
         with_ui = games_with("terminal")
@@ -111,7 +132,7 @@ def play(
         players = game.min_players
     if humans < 0 or humans > players:
         fail(f"--humans must be from 0 to the number of players ({players}), got {humans}")
-    options = parse_pairs(option, "--option")
+    options = parse_pairs(option, "--option") | game_option_flags(ctx.args)
     params = parse_pairs(bot_param, "--bot-param", typed=True)
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -146,4 +167,4 @@ def play(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play")(play)
+    app.command("play", context_settings=COMMAND_WITH_GAME_OPTIONS)(play)

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from mindtable.cli.play import fail, parse_pairs, resolve_game
+from mindtable.cli.play import COMMAND_WITH_GAME_OPTIONS, fail, game_option_flags, parse_pairs, resolve_game
 from mindtable.core.errors import MindtableError
 from mindtable.sim import ENGINES, plot_progress, run_simulation
 
@@ -76,6 +76,7 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
 
 
 def simulate(
+    ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="The game id (see `mindtable games`).")],
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="Seats at the table (default: the fewest the game allows).")
@@ -106,7 +107,7 @@ def simulate(
     game = resolve_game(game_id)
     if engine not in ENGINES:
         fail(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    options = parse_pairs(option, "--option")
+    options = parse_pairs(option, "--option") | game_option_flags(ctx.args)
     params = parse_pairs(bot_param, "--bot-param", typed=True)
     bot_name = bot if bot is not None else next(iter(game.bots))
     if players is None:
@@ -170,4 +171,4 @@ def simulate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("simulate")(simulate)
+    app.command("simulate", context_settings=COMMAND_WITH_GAME_OPTIONS)(simulate)

@@ -267,3 +267,31 @@ def test_simulate_explains_bad_requests(args: list[str], message: str) -> None:
     result = runner.invoke(app, args, terminal_width=400)
     assert result.exit_code == 2, result.output
     assert message in result.output
+
+
+def test_game_options_can_be_given_as_their_own_flags(tmp_path: Path) -> None:
+    path = tmp_path / "out.json"
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "the-mind",
+            "--games",
+            "20",
+            "--engine",
+            "match",
+            "--detection",
+            "players",
+            "--last-level=3",
+            "--workers",
+            "1",
+            "--json",
+            str(path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(path.read_text())
+    assert summary["options"]["detection"] == "players"
+    assert max(entry["value"] for entry in summary["progress"]["distribution"]) <= 3
+    bad = runner.invoke(app, ["simulate", "the-mind", "--games", "5", "--detection"], terminal_width=400)
+    assert bad.exit_code == 2 and "--detection needs a value" in bad.output
