@@ -1,0 +1,279 @@
+"""The answer judge: the data-driven table (judge_cases.yaml) and judgements by question kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mindtable.core.errors import InvalidOptions
+from mindtable.trivia import JUDGE_OPTIONS, HouseRules, Judge, Question, judge_answer
+
+CASES_FILE = Path(__file__).with_name("judge_cases.yaml")
+
+
+def _cases() -> list[Any]:
+    data = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+    out = []
+    for language, rows in data.items():
+        for n, row in enumerate(rows):
+            accepted, answer, expected = str(row[0]), str(row[1]), row[2]
+            options = dict(row[3]) if len(row) > 3 else {}
+            out.append(pytest.param(language, accepted, answer, expected, options, id=f"{language}-{n}-{answer}"))
+    return out
+
+
+CASES = _cases()
+
+
+def test_table_is_large_and_covers_every_language_with_near_misses() -> None:
+    languages = {c.values[0] for c in CASES}
+    rejected = [c for c in CASES if c.values[3] is False]
+    assert len(CASES) >= 200
+    assert languages == {"en", "es", "et"}
+    assert len(rejected) >= 60
+
+
+@pytest.mark.parametrize(("language", "accepted", "answer", "expected", "options"), CASES)
+def test_judge_table(language: str, accepted: str, answer: str, expected: bool, options: dict[str, Any]) -> None:
+    options = dict(options)
+    method = options.pop("method", None)
+    verdict = judge_answer(accepted, answer, language=language, **options)
+    assert verdict.correct is expected, verdict.reason
+    assert verdict.reason
+    if method:
+        assert verdict.method == method, verdict.reason
+
+
+# --- reasons ---------------------------------------------------------------------------------------------
+
+
+def test_every_verdict_says_why() -> None:
+    assert "typo" in judge_answer("CANBERRA", "Canbera").reason
+    assert "BOLÍVAR" in judge_answer("Simón BOLÍVAR", "Simon Bolivar", language="es").reason
+    assert "within the tolerance" in judge_answer("8848", "8850", number_tolerance=5).reason
+    assert "different answer" in judge_answer("Slovenia", "Slovakia", rejected=["Slovakia"]).reason
+    assert "surname" in judge_answer("Albert Einstein", "Einstein", person=True).reason
+    reason = judge_answer("Pärnu", "Parnu", language="et").reason
+    assert "õ, ä, ö, ü" in reason and "1 edit" in reason
+    assert "off by 1" in judge_answer("1989", "1988").reason
+    assert "never changes a number" in judge_answer("Apollo 11", "Apollo 12", typos="lenient").reason
+
+
+def test_matched_alternative_is_reported() -> None:
+    verdict = judge_answer(["Myanmar", "Burma"], "burma")
+    assert verdict.matched == "Burma" and verdict.alternative == "accepted"
+    verdict = judge_answer("Simón BOLÍVAR (the Liberator)", "Simón Bolívar", language="es")
+    assert verdict.alternative == "full"
+
+
+def test_unknown_or_bad_house_rules_are_refused() -> None:
+    with pytest.raises(InvalidOptions, match="typoz"):
+        judge_answer("x", "x", typoz="strict")
+    with pytest.raises(InvalidOptions, match="typos"):
+        judge_answer("x", "x", typos="sloppy")
+    with pytest.raises(InvalidOptions, match="number_tolerance"):
+        judge_answer("1", "1", number_tolerance=-1)
+    with pytest.raises(InvalidOptions, match="typos"):
+        judge_answer("x", "x", typos=["strict"])
+
+
+def test_house_rules_defaults_are_the_documented_ones() -> None:
+    defaults = {option.name: option.default for option in JUDGE_OPTIONS}
+    assert HouseRules.from_options({}) == HouseRules(**defaults)
+    assert defaults["typos"] == "normal" and defaults["surname_alone"] is True
+    assert defaults["number_tolerance"] == 0 and defaults["accents"] == "language"
+
+
+def test_typo_budget_grows_with_length() -> None:
+    normal, lenient, strict = HouseRules(), HouseRules(typos="lenient"), HouseRules(typos="strict")
+    assert [normal.budget(n) for n in (4, 6, 7, 13, 14, 21)] == [0, 0, 1, 1, 2, 3]
+    assert [lenient.budget(n) for n in (4, 5, 9, 10)] == [0, 1, 1, 2]
+    assert strict.budget(50) == 0
+
+
+def test_judge_object_matches_the_function() -> None:
+    judge = Judge("es", typos="lenient")
+    assert judge.judge("México", "Méjico").correct
+    assert not judge_answer("México", "Méjico", language="es").correct
+
+
+# --- questions of every kind ----------------------------------------------------------------------------
+
+
+def q(**fields: Any) -> Question:
+    fields.setdefault("id", "q")
+    fields.setdefault("prompt", "?")
+    return Question(**fields)
+
+
+def test_options_by_letter_or_text() -> None:
+    question = q(kind="choice", options=("Paris", "Rome", "Madrid"), correct=1)
+    assert judge_answer(question, "b").correct
+    assert judge_answer(question, "B)").correct
+    assert judge_answer(question, 1).correct
+    assert judge_answer(question, "Rome").option == 1
+    assert not judge_answer(question, "a").correct
+    assert "answer is b)" in judge_answer(question, "a").reason
+    assert not judge_answer(question, "Paris").correct
+    assert judge_answer(question, "Paris").method == "rejected"
+    assert not judge_answer(question, "z").correct
+
+
+def test_free_text_question_with_options_reports_the_option_route() -> None:
+    question = q(kind="text", answer="CANBERRA", options=("Sydney", "Canberra"), correct=1)
+    direct = judge_answer(question, "Canberra")
+    via_option = judge_answer(question, "b")
+    assert direct.correct and direct.option is None
+    assert via_option.correct and via_option.method == "option"
+    assert not judge_answer(question, "Sydney").correct
+
+
+def test_distractor_options_are_never_reached_by_a_typo() -> None:
+    question = q(kind="choice", options=("Austria", "Australia"), correct=0)
+    assert not judge_answer(question, "Australia").correct
+    question = q(kind="choice", options=("Slovenia", "Slovakia"), correct=0)
+    assert not judge_answer(question, "Slovakio", typos="lenient").correct
+
+
+@pytest.mark.parametrize(
+    ("language", "word", "truth"),
+    [
+        ("en", "true", True),
+        ("en", "False", False),
+        ("en", "yes", True),
+        ("es", "Verdadero", True),
+        ("es", "falso", False),
+        ("es", "sí", True),
+        ("es", "mentira", False),
+        ("et", "tõsi", True),
+        ("et", "õige", True),
+        ("et", "vale", False),
+        ("et", "jah", True),
+        ("et", "ei", False),
+    ],
+)
+def test_true_false_words(language: str, word: str, truth: bool) -> None:
+    statement_true = q(kind="truefalse", answer="true", language=language)
+    statement_false = q(kind="truefalse", answer="false", language=language)
+    assert judge_answer(statement_true, word).correct is truth
+    assert judge_answer(statement_false, word).correct is (not truth)
+
+
+def test_true_false_refuses_anything_else() -> None:
+    verdict = judge_answer(q(kind="truefalse", answer="true"), "maybe")
+    assert not verdict.correct and "neither true nor false" in verdict.reason
+    assert judge_answer(q(kind="truefalse", answer="false"), False).correct
+
+
+def test_list_question_counts_distinct_items() -> None:
+    planets = q(kind="list", items=("Mercury", "Venus", "Earth / the Earth", "Mars"), count=3)
+    verdict = judge_answer(planets, "Mercury, Venus and Mars")
+    assert verdict.correct and verdict.missing == 0
+    assert verdict.matched_items == ("Mercury", "Venus", "Mars")
+    verdict = judge_answer(planets, ["venus", "Venus", "Pluto"])
+    assert not verdict.correct and verdict.missing == 2
+    assert "repeats" in verdict.reason and "Pluto" in verdict.reason
+    assert judge_answer(planets, "Merkury; the Earth; Mars").correct
+
+
+def test_list_items_are_not_confused_with_each_other() -> None:
+    countries = q(kind="list", items=("Austria", "Australia"), count=2)
+    verdict = judge_answer(countries, "Australia, Australia")
+    assert not verdict.correct and verdict.matched_items == ("Australia",)
+
+
+def test_name_five_in_spanish() -> None:
+    countries = q(
+        kind="list",
+        language="es",
+        items=("Argentina", "Brasil / Brazil", "Chile", "Perú", "Uruguay", "Colombia"),
+        count=5,
+    )
+    assert judge_answer(countries, "Argentina, Brasil, Chile, Peru y Uruguay").correct
+    assert judge_answer(countries, "Argentina, Brasil, Chile y Peru").missing == 1
+
+
+def test_which_is_higher() -> None:
+    pair = q(kind="higher", options=("Canada", "United States"), correct=0)
+    assert judge_answer(pair, "a").correct
+    assert judge_answer(pair, "Canada").correct
+    assert not judge_answer(pair, "United States").correct
+
+
+def test_number_question_with_tolerance_and_the_question_words_as_unit() -> None:
+    everest = q(
+        kind="number", prompt="How high is Mount Everest, in metres?", value=8848.86, tolerance=1, unit="metres"
+    )
+    assert judge_answer(everest, "8849").correct
+    assert judge_answer(everest, "8848 m").correct
+    assert not judge_answer(everest, "8850").correct
+    assert judge_answer(everest, "8850", number_tolerance=2).correct
+    legs = q(kind="text", prompt="How many legs does a spider have?", answer="EIGHT")
+    assert judge_answer(legs, "8 legs").correct
+    assert not judge_answer(legs, "8 cows").correct
+
+
+def test_question_rejected_answers_and_person_flag() -> None:
+    moon = q(kind="text", answer="Neil ARMSTRONG", person=True, rejected=("Buzz Aldrin",))
+    assert judge_answer(moon, "Armstrong").correct
+    assert not judge_answer(moon, "Aldrin").correct
+    assert not judge_answer(moon, "Buzz Aldrin").correct
+
+
+def test_shipped_bank_answers_are_accepted_as_printed() -> None:
+    from mindtable.trivia import load_questions
+
+    for question in load_questions():
+        if question.kind in ("text",):
+            assert judge_answer(question, question.required_answer).correct, question.id
+        elif question.kind in ("choice", "higher"):
+            assert judge_answer(question, question.options[question.correct or 0]).correct, question.id
+        elif question.kind == "list":
+            assert judge_answer(question, [i.split(" / ")[0] for i in question.items]).correct, question.id
+        elif question.kind == "number":
+            assert judge_answer(question, str(question.value)).correct, question.id
+
+
+# --- robustness ----------------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    accepted=st.text(max_size=40),
+    answer=st.text(max_size=40),
+    language=st.sampled_from(["en", "es", "et", "xx"]),
+    typos=st.sampled_from(["strict", "normal", "lenient"]),
+    person=st.booleans(),
+)
+def test_judging_never_crashes_on_any_unicode(
+    accepted: str, answer: str, language: str, typos: str, person: bool
+) -> None:
+    verdict = judge_answer(accepted, answer, language=language, typos=typos, person=person)
+    assert isinstance(verdict.correct, bool) and verdict.reason
+
+
+@settings(max_examples=200, deadline=None)
+@given(answer=st.text(max_size=30), kind=st.sampled_from(["choice", "truefalse", "list", "number", "text"]))
+def test_judging_questions_never_crashes(answer: str, kind: str) -> None:
+    question = {
+        "choice": q(kind="choice", options=("a", "b"), correct=0),
+        "truefalse": q(kind="truefalse", answer="true"),
+        "list": q(kind="list", items=("x", "y"), count=1),
+        "number": q(kind="number", value=3.5, tolerance=0.5),
+        "text": q(kind="text", answer="Simón BOLÍVAR (x)", options=("Bolívar", "San Martín"), correct=0),
+    }[kind]
+    verdict = judge_answer(question, answer)
+    assert isinstance(verdict.correct, bool) and verdict.reason
+
+
+@settings(max_examples=200, deadline=None)
+@given(word=st.text(alphabet=st.characters(categories=["L"]), min_size=1, max_size=20))
+def test_an_answer_always_matches_itself(word: str) -> None:
+    verdict = judge_answer(word, word, language="et")
+    if verdict.method != "empty":
+        assert verdict.correct, verdict.reason

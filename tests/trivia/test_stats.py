@@ -1,0 +1,45 @@
+"""Bank statistics and duplicate detection."""
+
+from __future__ import annotations
+
+from mindtable.trivia import Question, bank_stats, find_duplicates
+
+
+def q(qid: str, prompt: str, answer: str = "X", **fields: object) -> Question:
+    return Question(id=qid, kind="text", prompt=prompt, answer=answer, **fields)  # type: ignore[arg-type]
+
+
+def test_counts_per_category_language_kind_and_difficulty() -> None:
+    questions = [
+        q("a", "One?", category="sport", language="es", difficulty="easy"),
+        q("b", "Two?", category="sport", language="es"),
+        Question(id="c", kind="truefalse", prompt="Three.", answer="true", category="arts", language="et"),
+    ]
+    stats = bank_stats(questions)
+    assert stats.total == 3
+    assert stats.by_category == {"sport": 2, "arts": 1}
+    assert stats.by_language == {"es": 2, "et": 1}
+    assert stats.by_kind == {"text": 2, "truefalse": 1}
+    assert stats.by_difficulty == {"easy": 1, "-": 2}
+
+
+def test_exact_and_near_duplicates() -> None:
+    questions = [
+        q("a", "What is the capital of Peru?", "LIMA"),
+        q("b", "what is the capital of Peru", "Lima"),
+        q("c", "What is the capital city of Peru?", "Lima"),
+        q("d", "What is the capital of Chile?", "Santiago"),
+        q("e", "What is the capital of Peru?", "Lima", language="es"),
+    ]
+    found = {(d.first.id, d.second.id): d for d in find_duplicates(questions)}
+    assert found[("a", "b")].exact
+    assert not found[("a", "c")].exact and found[("a", "c")].score >= 88
+    assert ("a", "d") not in found  # similar wording, different answer
+    assert not any("e" in pair for pair in found)  # other language
+
+
+def test_many_questions_are_compared_in_chunks() -> None:
+    questions = [q(f"q{i}", f"Question number {i} about topic {i * 7919 % 1000}", str(i)) for i in range(1200)]
+    questions.append(q("dup", "Question number 5 about topic 595", "5"))
+    pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
+    assert ("q5", "dup") in pairs
