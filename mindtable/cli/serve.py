@@ -1,0 +1,34 @@
+"""``mindtable serve``: host games for friends' browsers."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        host: str = typer.Option("127.0.0.1", help="address to listen on (0.0.0.0: every interface)"),
+        port: int = typer.Option(8000, help="TCP port"),
+        db: str | None = typer.Option(
+            None,
+            help="database: a SQLite file or URL (default ./mindtable.sqlite3), or postgresql://user@host/dbname",
+        ),
+        log_level: str = typer.Option("info", help="debug, info, warning or error"),
+    ) -> None:
+        """Start the server: lobby, live play and web pages at http://HOST:PORT/."""
+        from mindtable.server.run import serve as run_server
+        from mindtable.server.storage import normalize_url
+
+        typer.echo(f"mindtable: serving on http://{host}:{port}/ (database: {_safe(normalize_url(db))})")
+        run_server(host=host, port=port, db=db, log_level=log_level)
+
+
+def _safe(url: str) -> str:
+    """The URL without its password."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        credentials, _, host = rest.rpartition("@")
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}{sep}{user}@{host}"
+    return url

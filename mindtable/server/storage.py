@@ -1,0 +1,376 @@
+"""Persistence: rooms, seats and the append-only action log, in SQLite or PostgreSQL (SQLAlchemy 2 Core).
+
+Every database call runs on one worker thread, so the event loop never blocks on disk or network. Action
+appends that arrive while the worker is busy are written together in one transaction ("group commit"):
+each caller's future resolves only after *its* transaction has committed, so an action is never
+acknowledged before it is durable, and a busy server still does one commit per batch rather than per
+action.
+
+The schema is created and upgraded by the Alembic migrations shipped in ``mindtable/server/migrations``;
+:func:`migrate` runs them and :class:`Storage` runs it at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+log = logging.getLogger("mindtable.server.storage")
+
+T = TypeVar("T")
+
+metadata = sa.MetaData()
+
+rooms_table = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), nullable=False, unique=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("settings", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("rematch", sa.String(16), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+seats_table = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("room_id", sa.Integer, sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("bot", sa.String(64), nullable=True),
+    sa.Column("bot_params", sa.Text, nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("replaced", sa.Boolean, nullable=False, default=False),
+)
+
+actions_table = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("room_id", sa.Integer, sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("action", sa.Text, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def normalize_url(db: str | None) -> str:
+    """A SQLAlchemy URL from ``--db``: a URL, a plain file path (SQLite) or nothing (``mindtable.sqlite3``).
+
+    >>> normalize_url(None)
+    'sqlite:///mindtable.sqlite3'
+    >>> normalize_url("games.db")
+    'sqlite:///games.db'
+    >>> normalize_url("postgresql://me@localhost/mt")
+    'postgresql+psycopg://me@localhost/mt'
+    """
+    if not db:
+        return "sqlite:///mindtable.sqlite3"
+    if "://" not in db:
+        return f"sqlite:///{db}"
+    for prefix in ("postgresql://", "postgres://"):
+        if db.startswith(prefix):
+            return "postgresql+psycopg://" + db[len(prefix) :]
+    return db
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            # WAL + NORMAL: a committed transaction survives the process being killed at any moment (the
+            # log is in the operating system's hands); only a power cut can lose the last commits.
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_size=2, max_overflow=0, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date with the shipped Alembic migrations."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+@dataclass
+class StoredRoom:
+    """One room as stored: its row, its seats and its actions (decoded)."""
+
+    row: dict[str, Any]
+    seats: list[dict[str, Any]]
+    actions: list[dict[str, Any]]
+
+
+class _Batch:
+    """Actions appended during one turn of the event loop, written in one transaction."""
+
+    __slots__ = ("futures", "loop", "rows")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.rows: list[tuple[int, int, str]] = []
+        self.futures: list[asyncio.Future[None]] = []
+
+
+class _Job:
+    __slots__ = ("fn", "future", "loop")
+
+    def __init__(self, fn: Callable[[Connection], Any], loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any]):
+        self.fn = fn
+        self.loop = loop
+        self.future = future
+
+
+def _resolve(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)
+
+
+class Storage:
+    """The database, reached through one worker thread. Build it, then :meth:`start` it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._queue: queue.SimpleQueue[_Batch | _Job | None] = queue.SimpleQueue()
+        self._batch: _Batch | None = None
+        style = self.engine.dialect.paramstyle
+        marks = "?, ?, ?" if style == "qmark" else "%s, %s, %s" if style in ("format", "pyformat") else None
+        self._insert_sql = f"INSERT INTO actions (room_id, idx, action) VALUES ({marks})" if marks else None
+        self._thread: threading.Thread | None = None
+        #: Number of commits of action batches, and of actions written (for benchmarks and tests).
+        self.batches = 0
+        self.appended = 0
+
+    # -- life cycle ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        migrate(self.engine)
+        self._thread = threading.Thread(target=self._work, name="mindtable-db", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+        self.engine.dispose()
+
+    # -- async API -----------------------------------------------------------------------------------
+    async def run(self, fn: Callable[[Connection], T]) -> T:
+        """Run ``fn(connection)`` in one transaction on the worker thread and return its result."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Job(fn, loop, future))
+        return await future
+
+    async def append(self, room_id: int, idx: int, action: dict[str, Any]) -> None:
+        """Append action number ``idx`` of a room; returns once it is committed.
+
+        Appends made during one turn of the event loop share one transaction (and one hand-over to the
+        database thread).
+        """
+        batch = self._batch
+        if batch is None:
+            loop = asyncio.get_running_loop()
+            batch = self._batch = _Batch(loop)
+            loop.call_soon(self._flush)
+        future: asyncio.Future[None] = batch.loop.create_future()
+        batch.rows.append((room_id, idx, json.dumps(action, separators=(",", ":"))))
+        batch.futures.append(future)
+        await future
+
+    def _flush(self) -> None:
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            self._queue.put(batch)
+
+    # -- worker --------------------------------------------------------------------------------------
+    def _work(self) -> None:
+        connection: Connection | None = None
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
+                    return
+                items = [item]
+                stop = False
+                while True:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    items.append(more)
+                if connection is None or connection.invalidated or connection.closed:
+                    # (Re)connect: the first time, and after the database dropped the connection.
+                    if connection is not None:
+                        with contextlib.suppress(Exception):
+                            connection.close()
+                    try:
+                        connection = self.engine.connect()
+                    except Exception as exc:
+                        log.exception("cannot connect to the database")
+                        connection = None
+                        self._fail(items, exc)
+                        continue
+                self._process(connection, items)
+                if stop:
+                    return
+        finally:
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    connection.close()
+
+    def _fail(self, items: list[_Batch | _Job], error: BaseException) -> None:
+        for item in items:
+            if isinstance(item, _Job):
+                item.loop.call_soon_threadsafe(_resolve, item.future, None, error)
+            else:
+                item.loop.call_soon_threadsafe(_resolve_all, item.futures, error)
+
+    def _process(self, connection: Connection, items: list[_Batch | _Job]) -> None:
+        index = 0
+        while index < len(items):
+            item = items[index]
+            if isinstance(item, _Job):
+                self._run_job(connection, item)
+                index += 1
+                continue
+            batches: list[_Batch] = []
+            while index < len(items) and isinstance(items[index], _Batch):
+                batches.append(items[index])  # type: ignore[arg-type]
+                index += 1
+            self._run_batches(connection, batches)
+
+    def _run_job(self, connection: Connection, job: _Job) -> None:
+        try:
+            with connection.begin():
+                value = job.fn(connection)
+        except BaseException as exc:
+            log.exception("database job failed")
+            job.loop.call_soon_threadsafe(_resolve, job.future, None, exc)
+            return
+        job.loop.call_soon_threadsafe(_resolve, job.future, value, None)
+
+    def _run_batches(self, connection: Connection, batches: list[_Batch]) -> None:
+        started = time.perf_counter()
+        rows = [row for batch in batches for row in batch.rows]
+        error: BaseException | None = None
+        try:
+            with connection.begin():
+                if self._insert_sql is not None:
+                    connection.exec_driver_sql(self._insert_sql, rows)
+                else:
+                    connection.execute(
+                        actions_table.insert(), [{"room_id": r, "idx": i, "action": a} for r, i, a in rows]
+                    )
+        except BaseException as exc:
+            log.exception("appending %d actions failed", len(rows))
+            error = exc
+        took = time.perf_counter() - started
+        if took > 0.2:
+            log.warning("committing %d actions took %.0f ms", len(rows), took * 1000)
+        if error is None:
+            self.batches += 1
+            self.appended += len(rows)
+        for batch in batches:
+            batch.loop.call_soon_threadsafe(_resolve_all, batch.futures, error)
+
+
+def _resolve_all(futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
+    for future in futures:
+        _resolve(future, None, error)
+
+
+# -- queries (run on the worker thread through Storage.run) ------------------------------------------------
+def insert_room(connection: Connection, row: dict[str, Any], seats: list[dict[str, Any]]) -> int:
+    room_id = connection.execute(rooms_table.insert().values(**row)).inserted_primary_key[0]  # type: ignore[index]
+    connection.execute(seats_table.insert(), [{**seat, "room_id": room_id} for seat in seats])
+    return int(room_id)
+
+
+def update_room(connection: Connection, room_id: int, **values: Any) -> None:
+    connection.execute(rooms_table.update().where(rooms_table.c.id == room_id).values(**values))
+
+
+def update_seat(connection: Connection, room_id: int, seat: int, **values: Any) -> None:
+    connection.execute(
+        seats_table.update().where(seats_table.c.room_id == room_id, seats_table.c.seat == seat).values(**values)
+    )
+
+
+def code_exists(connection: Connection, code: str) -> bool:
+    return connection.execute(sa.select(rooms_table.c.id).where(rooms_table.c.code == code)).first() is not None
+
+
+def _load(connection: Connection, rows: list[Any]) -> list[StoredRoom]:
+    result = []
+    for row in rows:
+        room_id = row.id
+        seats = [
+            dict(seat._mapping)
+            for seat in connection.execute(
+                sa.select(seats_table).where(seats_table.c.room_id == room_id).order_by(seats_table.c.seat)
+            )
+        ]
+        actions = [
+            json.loads(text)
+            for (text,) in connection.execute(
+                sa.select(actions_table.c.action)
+                .where(actions_table.c.room_id == room_id)
+                .order_by(actions_table.c.idx)
+            )
+        ]
+        result.append(StoredRoom(dict(row._mapping), seats, actions))
+    return result
+
+
+def load_unfinished(connection: Connection) -> list[StoredRoom]:
+    rows = list(
+        connection.execute(sa.select(rooms_table).where(rooms_table.c.status != "over").order_by(rooms_table.c.id))
+    )
+    return _load(connection, rows)
+
+
+def load_by_code(connection: Connection, code: str) -> StoredRoom | None:
+    rows = list(connection.execute(sa.select(rooms_table).where(rooms_table.c.code == code)))
+    loaded = _load(connection, rows)
+    return loaded[0] if loaded else None

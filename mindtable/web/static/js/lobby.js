@@ -1,0 +1,287 @@
+// The lobby: create a room for any playable game (options form built from the game's option schema),
+// join by code, watch, and list public rooms. Nothing game-specific: everything comes from GET /api/games.
+
+import { $, api, fill, forgetSeat, h, normalizeCode, rememberName, saveSeat, savedName, savedSeats, toast } from "./common.js";
+import { initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
+
+const lobby = { games: [], strings: new Map() };
+
+function notice(text) {
+  const box = $("#notice");
+  box.hidden = !text;
+  fill(box, text || "");
+}
+
+/** The translator of a game (its own strings, then the shell's). */
+function gt(game) {
+  return lobby.strings.get(game.id) || t;
+}
+
+function label(tr, key, fallbackText) {
+  return tr.has?.(key) ? tr(key) : fallbackText;
+}
+
+function gameTitle(game) {
+  return label(gt(game), "game.title", game.title);
+}
+
+function selectedGame() {
+  return lobby.games.find((g) => g.id === $("#game-select").value);
+}
+
+function renderGameForm() {
+  const game = selectedGame();
+  if (!game) return;
+  const tr = gt(game);
+  $("#game-blurb").textContent = label(tr, "game.blurb", "");
+  const players = $("#players-select");
+  const previous = Number(players.value) || game.min_players;
+  fill(players, range(game.min_players, game.max_players).map((n) => h("option", { value: n, selected: n === Math.min(Math.max(previous, game.min_players), game.max_players) }, n)));
+  renderSeats();
+  renderOptions(game, tr);
+}
+
+function range(a, b) {
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+}
+
+function renderSeats() {
+  const game = selectedGame();
+  const tr = gt(game);
+  const count = Number($("#players-select").value);
+  const fields = range(1, count - 1).map((seat) =>
+    h(
+      "label",
+      {},
+      h("span", {}, t("seat.n", { n: seat + 1 })),
+      h(
+        "select",
+        { name: `seat-${seat}`, "data-seat": seat, "data-testid": `seat-${seat}` },
+        h("option", { value: "" }, t("seat.human")),
+        game.bots.map((bot) => h("option", { value: bot }, `${t("seat.bot")}: ${label(tr, `bot.${bot}`, bot)}`)),
+      ),
+    ),
+  );
+  fill($("#seats-fields"), count > 1 ? h("p", { class: "muted span-all" }, t("lobby.you_take_seat")) : h("p", { class: "muted span-all" }, t("lobby.solo")), fields);
+}
+
+function optionField(option, tr) {
+  const name = `option.${option.name}`;
+  const title = label(tr, name, option.name.replaceAll("_", " "));
+  const help = label(tr, `${name}.help`, option.help || "");
+  const id = `opt-${option.name}`;
+  let input;
+  if (option.json_type === "boolean") {
+    input = h("input", { type: "checkbox", id, name: option.name, checked: option.default === true, "data-option": option.name, "data-type": "boolean" });
+    return h("label", { class: "check", title: help }, input, h("span", {}, title), help ? h("small", { class: "muted help" }, help) : null);
+  }
+  if (option.choices) {
+    input = h(
+      "select",
+      { id, name: option.name, "data-option": option.name, "data-type": option.json_type },
+      option.default === null ? h("option", { value: "" }, t("option.default")) : null,
+      option.choices.map((c) => h("option", { value: String(c), selected: c === option.default }, label(tr, `${name}.${c}`, String(c)))),
+    );
+  } else if (option.json_type === "integer" || option.json_type === "number") {
+    input = h("input", {
+      type: "number",
+      id,
+      name: option.name,
+      inputmode: "numeric",
+      min: option.minimum ?? undefined,
+      max: option.maximum ?? undefined,
+      step: option.json_type === "integer" ? 1 : "any",
+      value: option.default ?? "",
+      placeholder: option.default === null ? t("option.default") : "",
+      "data-option": option.name,
+      "data-type": option.json_type,
+    });
+  } else {
+    input = h("input", { type: "text", id, name: option.name, value: option.default ?? "", placeholder: option.default === null ? t("option.default") : "", "data-option": option.name, "data-type": "string" });
+  }
+  return h("label", { title: help }, h("span", {}, title), input, help ? h("small", { class: "muted help" }, help) : null);
+}
+
+function renderOptions(game, tr) {
+  const fields = game.options.map((option) => optionField(option, tr));
+  fill($("#options-fields"), fields.length ? fields : h("p", { class: "muted" }, t("lobby.no_options")));
+  $("#options-fieldset").hidden = false;
+}
+
+/** The options the player changed from the defaults, typed as the schema says; throws with a message if invalid. */
+function collectOptions(game) {
+  const options = {};
+  for (const el of document.querySelectorAll("#options-fields [data-option]")) {
+    const option = game.options.find((o) => o.name === el.dataset.option);
+    if (!option) continue;
+    let value;
+    if (el.dataset.type === "boolean") value = el.checked;
+    else if (el.value === "") continue;
+    else if (el.dataset.type === "integer" || el.dataset.type === "number") {
+      value = Number(el.value);
+      const bad = !Number.isFinite(value) || (el.dataset.type === "integer" && !Number.isInteger(value)) || (option.minimum !== null && value < option.minimum) || (option.maximum !== null && value > option.maximum);
+      if (bad) {
+        el.focus();
+        throw new Error(t("lobby.bad_option", { name: label(gt(game), `option.${option.name}`, option.name), min: option.minimum ?? "", max: option.maximum ?? "" }));
+      }
+    } else value = el.value;
+    if (value !== option.default) options[option.name] = value;
+  }
+  return options;
+}
+
+async function createRoom(event) {
+  event.preventDefault();
+  const game = selectedGame();
+  if (!game) return;
+  notice("");
+  let options;
+  try {
+    options = collectOptions(game);
+  } catch (err) {
+    notice(err.message);
+    return;
+  }
+  const bots = {};
+  for (const el of document.querySelectorAll("#seats-fields select[data-seat]")) if (el.value) bots[el.dataset.seat] = el.value;
+  const name = $("#create-name").value.trim();
+  rememberName(name);
+  const body = { game: game.id, players: Number($("#players-select").value), options, bots, public: $("#public-check").checked, name };
+  const button = $("#create-button");
+  button.disabled = true;
+  try {
+    const answer = await api("POST", "/api/rooms", body);
+    if (answer.token) saveSeat(answer.code, answer.seat, answer.token, name, game.id);
+    location.href = `room.html?code=${encodeURIComponent(answer.code)}${answer.token ? "" : "&spectate=1"}`;
+  } catch (err) {
+    notice(`${t("error.create_failed")}: ${err.message}`);
+    button.disabled = false;
+  }
+}
+
+async function joinRoom(event) {
+  event.preventDefault();
+  const code = normalizeCode($("#join-code").value);
+  if (!code) {
+    notice(t("error.no_code"));
+    return;
+  }
+  const name = $("#join-name").value.trim();
+  rememberName(name);
+  try {
+    const answer = await api("POST", `/api/rooms/${code}/join`, { name });
+    saveSeat(code, answer.seat, answer.token, name, answer.room?.game);
+    location.href = `room.html?code=${encodeURIComponent(code)}`;
+  } catch (err) {
+    if (err.status === 404) notice(t("error.unknown_room"));
+    else if (err.status === 409) notice(t("join.full_watch"));
+    else notice(`${t("error.join_failed")}: ${err.message}`);
+  }
+}
+
+function watchRoom() {
+  const code = normalizeCode($("#join-code").value);
+  if (!code) {
+    notice(t("error.no_code"));
+    return;
+  }
+  location.href = `room.html?code=${encodeURIComponent(code)}&spectate=1`;
+}
+
+function roomItem(room) {
+  const game = lobby.games.find((g) => g.id === room.game);
+  const seats = room.seats || [];
+  const taken = seats.filter((s) => s.kind !== "open").length;
+  const open = room.status === "waiting" && taken < room.players;
+  const names = seats.filter((s) => s.kind !== "open").map((s) => (s.kind === "bot" ? `${s.name || t("seat.bot")} (${t("seat.bot")})` : s.name || "?"));
+  return h(
+    "li",
+    { class: "room-item", "data-code": room.code },
+    h("div", { class: "room-main-line" }, h("strong", { class: "code" }, room.code), h("span", {}, game ? gameTitle(game) : room.game), h("span", { class: `status status-${room.status}` }, t(`status.${room.status}`))),
+    h("div", { class: "muted" }, `${taken}/${room.players} · ${names.join(", ")}`),
+    h(
+      "div",
+      { class: "actions" },
+      open ? h("button", { type: "button", class: "btn-primary btn-small", onclick: () => quickJoin(room.code) }, t("join.join")) : null,
+      room.status !== "over" ? h("a", { class: "btn btn-small", href: `room.html?code=${room.code}&spectate=1` }, t("join.watch")) : null,
+      room.status === "over" ? h("a", { class: "btn btn-small", href: `replay.html?code=${room.code}` }, t("over.replay")) : null,
+    ),
+  );
+}
+
+function quickJoin(code) {
+  $("#join-code").value = code;
+  if (!$("#join-name").value) $("#join-name").value = savedName();
+  $("#join-form").requestSubmit();
+}
+
+async function refreshRooms() {
+  try {
+    const rooms = await api("GET", "/api/rooms");
+    const list = $("#rooms-list");
+    fill(list, rooms.length ? rooms.map(roomItem) : h("li", { class: "muted" }, t("lobby.no_rooms")));
+  } catch (err) {
+    fill($("#rooms-list"), h("li", { class: "muted" }, `${t("error.server")}: ${err.message}`));
+  }
+}
+
+function savedGameTitle(id) {
+  const game = lobby.games.find((g) => g.id === id);
+  return game ? gameTitle(game) : id || "";
+}
+
+function renderMine() {
+  const mine = savedSeats().slice(0, 8);
+  $("#mine-panel").hidden = mine.length === 0;
+  fill(
+    $("#mine-list"),
+    mine.map((s) =>
+      h(
+        "li",
+        { class: "room-item" },
+        h("div", { class: "room-main-line" }, h("strong", { class: "code" }, s.code), h("span", {}, savedGameTitle(s.game)), h("span", { class: "muted" }, t("seat.n", { n: s.seat + 1 }))),
+        h(
+          "div",
+          { class: "actions" },
+          h("a", { class: "btn btn-small btn-primary", href: `room.html?code=${s.code}` }, t("lobby.rejoin")),
+          h("button", { type: "button", class: "btn-small", onclick: () => { forgetSeat(s.code); renderMine(); } }, t("lobby.forget")),
+        ),
+      ),
+    ),
+  );
+}
+
+async function main() {
+  await initI18n();
+  $("#lang-slot").append(languageSwitch());
+  $("#create-name").value = savedName();
+  $("#join-name").value = savedName();
+  $("#create-form").addEventListener("submit", createRoom);
+  $("#join-form").addEventListener("submit", joinRoom);
+  $("#watch-code").addEventListener("click", watchRoom);
+  $("#refresh-rooms").addEventListener("click", refreshRooms);
+  $("#join-code").addEventListener("input", (e) => (e.target.value = normalizeCode(e.target.value)));
+  const pre = new URLSearchParams(location.search).get("code");
+  if (pre) $("#join-code").value = normalizeCode(pre);
+  renderMine();
+  try {
+    lobby.games = await api("GET", "/api/games");
+  } catch (err) {
+    notice(`${t("error.server")}: ${err.message}`);
+    return;
+  }
+  await Promise.all(
+    lobby.games.map(async (g) => lobby.strings.set(g.id, makeT(await loadGameStrings(g.web_module)))),
+  );
+  renderMine(); // again, now with the games' titles
+  const select = $("#game-select");
+  fill(select, lobby.games.map((g) => h("option", { value: g.id }, gameTitle(g))));
+  select.addEventListener("change", renderGameForm);
+  $("#players-select").addEventListener("change", renderSeats);
+  if (!lobby.games.length) notice(t("lobby.no_games"));
+  renderGameForm();
+  refreshRooms();
+  setInterval(() => document.visibilityState === "visible" && refreshRooms(), 5000);
+}
+
+main().catch((err) => toast(String(err), "error"));

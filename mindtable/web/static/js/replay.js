@@ -1,0 +1,208 @@
+// The replay page: steps through a finished game's record (GET /api/rooms/{code}/record).
+// The browser cannot run the rules engine, so it shows the recorded actions one by one; when the server
+// offers per-step views (GET /api/rooms/{code}/replay, see docs/web.md) it also draws the table at each
+// step through the game's own module, as a spectator.
+
+import { $, api, fill, h, normalizeCode, typingInField } from "./common.js";
+import { loadGame, seatLabel } from "./games.js";
+import { initI18n, languageSwitch, t } from "./i18n.js";
+
+const code = normalizeCode(new URLSearchParams(location.search).get("code"));
+const rp = { record: null, room: null, game: null, steps: null, index: 0, timer: null, module: null, gameT: t, loaded: null };
+
+function notice(text, kind = "error") {
+  const box = $("#notice");
+  box.hidden = !text;
+  box.className = `notice notice-${kind}`;
+  fill(box, text || "");
+}
+
+function seatName(seat) {
+  return seatLabel(rp.gameT, rp.room?.seats, seat);
+}
+
+function total() {
+  return rp.record.actions.length;
+}
+
+function actionText(action) {
+  if (rp.loaded?.module.describeAction) return rp.loaded.module.describeAction(action, { t: rp.gameT, seatName });
+  const who = action.seat === null || action.seat === undefined ? t("replay.system") : seatName(action.seat);
+  const { type, seat: _s, at: _a, ...rest } = action;
+  const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : "";
+  return `${who}: ${type}${extra}`;
+}
+
+function timeText(action) {
+  return typeof action.at === "number" ? `${(action.at / 1000).toFixed(1)} s` : "";
+}
+
+/** "Last level: 2" with the game's own labels when it has them. */
+function optionText(name, value) {
+  const tr = rp.gameT;
+  const label = tr.has?.(`option.${name}`) ? tr(`option.${name}`) : name.replaceAll("_", " ");
+  let shown = value === null ? t("option.default") : String(value);
+  if (typeof value === "boolean") shown = t(value ? "yes" : "no");
+  else if (tr.has?.(`option.${name}.${value}`)) shown = tr(`option.${name}.${value}`);
+  return `${label}: ${shown}`;
+}
+
+function renderSummary() {
+  const r = rp.record;
+  const result = r.result;
+  const reasonKey = `result.${result?.reason}`;
+  const reason = result ? (rp.gameT.has?.(reasonKey) ? rp.gameT(reasonKey) : result.reason) : t("replay.no_result");
+  const players = Array.from({ length: r.players }, (_, s) => seatName(s)).join(", ");
+  const winners = result?.winners?.length ? result.winners.map(seatName).join(", ") : "—";
+  fill(
+    $("#summary"),
+    h("h2", {}, t("replay.title")),
+    h("dl", { class: "facts" },
+      h("dt", {}, t("field.players")), h("dd", {}, players),
+      h("dt", {}, t("replay.result")), h("dd", { "data-testid": "replay-result" }, reason),
+      h("dt", {}, t("replay.winners")), h("dd", {}, winners),
+      h("dt", {}, t("replay.actions_n")), h("dd", {}, String(total())),
+      Object.keys(r.options || {}).length ? [h("dt", {}, t("lobby.options")), h("dd", { class: "muted" }, Object.entries(r.options).map(([k, v]) => optionText(k, v)).join(" · "))] : null),
+  );
+  $("#summary").hidden = false;
+}
+
+function renderSteps() {
+  const list = $("#steps");
+  fill(
+    list,
+    h("li", { "data-step": 0, class: "replay-step" }, h("button", { type: "button", class: "linkish", onclick: () => go(0) }, t("replay.start"))),
+    rp.record.actions.map((action, i) =>
+      h("li", { "data-step": i + 1, class: "replay-step" },
+        h("button", { type: "button", class: "linkish", onclick: () => go(i + 1) }, h("span", { class: "muted step-time" }, timeText(action)), " ", actionText(action))),
+    ),
+  );
+  $("#steps-panel").hidden = false;
+}
+
+function go(index, { fromPlay = false } = {}) {
+  const previous = rp.index;
+  rp.index = Math.max(0, Math.min(total(), index));
+  if (!fromPlay) stop();
+  $("#slider").value = String(rp.index);
+  $("#position").textContent = t("replay.step", { n: rp.index, total: total() });
+  for (const li of document.querySelectorAll("#steps li")) {
+    const on = Number(li.dataset.step) === rp.index;
+    li.classList.toggle("current", on);
+    if (on) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
+  }
+  const current = document.querySelector(`#steps li[data-step="${rp.index}"]`);
+  current?.scrollIntoView({ block: "nearest" });
+  const action = rp.index ? rp.record.actions[rp.index - 1] : null;
+  fill(
+    $("#current"),
+    h("strong", {}, action ? actionText(action) : t("replay.start")),
+    action && timeText(action) ? h("span", { class: "muted" }, ` · ${timeText(action)}`) : null,
+    rp.index === total() && rp.record.result ? h("p", {}, t("replay.final")) : null,
+  );
+  $("#current").hidden = false;
+  if (rp.module && rp.steps) {
+    const step = rp.steps[rp.index];
+    if (step) {
+      rp.module.update({ kind: "state", view: step.view, legal: [], clock: step.clock ?? action?.at ?? 0, deadline: null });
+      if (rp.index === previous + 1 && step.events) rp.module.events?.(step.events, { replayed: false });
+    }
+  }
+}
+
+function stop() {
+  clearInterval(rp.timer);
+  rp.timer = null;
+  $("#play").textContent = "▶";
+  $("#play").title = t("replay.play");
+}
+
+function togglePlay() {
+  if (rp.timer) return stop();
+  if (rp.index >= total()) go(0);
+  $("#play").textContent = "❙❙";
+  $("#play").title = t("replay.pause");
+  rp.timer = setInterval(() => {
+    if (rp.index >= total()) stop();
+    else go(rp.index + 1, { fromPlay: true });
+  }, 900);
+}
+
+async function loadSteps() {
+  try {
+    const data = await api("GET", `/api/rooms/${code}/replay`);
+    const steps = Array.isArray(data) ? data : data?.steps;
+    if (Array.isArray(steps) && steps.length === total() + 1 && steps.every((s) => s && s.view)) return steps;
+  } catch {
+    // no per-step views from this server: the page shows the actions only
+  }
+  return null;
+}
+
+async function main() {
+  await initI18n();
+  $("#lang-slot").append(languageSwitch());
+  $("#room-code").textContent = code;
+  if (!code) return notice(t("error.no_code"));
+  try {
+    rp.room = await api("GET", `/api/rooms/${code}`);
+  } catch {
+    rp.room = null;
+  }
+  try {
+    rp.record = await api("GET", `/api/rooms/${code}/record`);
+  } catch (err) {
+    if (err.status === 403) notice(t("replay.not_over"), "info");
+    else if (err.status === 404) notice(t("error.unknown_room"));
+    else notice(`${t("error.server")}: ${err.message}`);
+    return;
+  }
+  rp.record.actions = rp.record.actions || [];
+  try {
+    const games = await api("GET", "/api/games");
+    rp.game = games.find((g) => g.id === rp.record.game) || null;
+  } catch {
+    rp.game = null;
+  }
+  try {
+    rp.loaded = await loadGame(rp.game?.web_module);
+    if (rp.loaded) rp.gameT = rp.loaded.t;
+  } catch {
+    rp.loaded = null;
+  }
+  const title = rp.gameT.has?.("game.title") ? rp.gameT("game.title") : rp.game?.title || rp.record.game;
+  $("#game-title").textContent = title;
+  document.title = `${title} · ${t("replay.title")} · ${code}`;
+  rp.steps = await loadSteps();
+  if (rp.steps && rp.loaded) {
+    const root = $("#game");
+    root.hidden = false;
+    rp.module = rp.loaded.module.mount(root, { seat: null, spectator: true, replay: true, lang: document.documentElement.lang, t: rp.gameT, game: rp.game, send: () => Promise.reject({ code: "replay", message: "replay" }), seats: () => rp.room?.seats || [], seatName, notify: () => {} });
+  }
+  renderSummary();
+  renderSteps();
+  const slider = $("#slider");
+  slider.max = String(total());
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  $("#first").addEventListener("click", () => go(0));
+  $("#prev").addEventListener("click", () => go(rp.index - 1));
+  $("#next").addEventListener("click", () => go(rp.index + 1));
+  $("#last").addEventListener("click", () => go(total()));
+  $("#play").addEventListener("click", togglePlay);
+  document.addEventListener("keydown", (event) => {
+    if (typingInField(event) || event.ctrlKey || event.metaKey || event.altKey) return;
+    const keys = { ArrowLeft: () => go(rp.index - 1), ArrowRight: () => go(rp.index + 1), Home: () => go(0), End: () => go(total()) };
+    if (keys[event.key]) {
+      event.preventDefault();
+      keys[event.key]();
+    } else if (event.key === " " && !["BUTTON", "A", "INPUT"].includes(event.target.tagName)) {
+      event.preventDefault();
+      togglePlay();
+    }
+  });
+  $("#controls").hidden = false;
+  go(total());
+}
+
+main();

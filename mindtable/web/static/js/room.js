@@ -1,0 +1,377 @@
+// The table shell: joins or watches a room, keeps the WebSocket, shows presence and errors, and hands
+// every state/events message to the game's own module (games/<web_module>/index.js). No game rules here.
+
+import { $, api, fill, forgetSeat, h, loadSeat, normalizeCode, rememberName, saveSeat, savedName, toast } from "./common.js";
+import { Connection } from "./connection.js";
+import { loadGame, seatLabel } from "./games.js";
+import { initI18n, lang, languageSwitch, t } from "./i18n.js";
+
+const params = new URLSearchParams(location.search);
+const code = normalizeCode(params.get("code"));
+const FATAL = new Set(["unknown_room", "bad_token", "not_a_seat"]);
+
+const shell = {
+  room: null,
+  game: null,
+  seat: null,
+  token: null,
+  conn: null,
+  mounted: null, // the game module's handle {update, events, presence, over, destroy}
+  gameT: t,
+  queue: [],
+  mounting: null,
+  lastStateSeq: -1,
+  lastState: null,
+};
+
+function notice(text, kind = "error") {
+  const box = $("#notice");
+  box.hidden = !text;
+  box.className = `notice notice-${kind}`;
+  fill(box, text || "");
+}
+
+function setStatus(status) {
+  const pill = $("#conn-status");
+  pill.dataset.status = status;
+  pill.textContent = t(`conn.${status}`);
+  pill.title = pill.textContent;
+}
+
+function renderPresence() {
+  const seats = shell.room?.seats || [];
+  const box = $("#presence");
+  fill(
+    box,
+    seats.map((s) => {
+      const you = s.seat === shell.seat;
+      const state = s.kind === "open" ? "open" : s.kind === "bot" || s.connected ? "online" : "offline";
+      return h(
+        "div",
+        { class: `seat-chip seat-${state}${you ? " seat-you" : ""}`, "data-seat": s.seat, "data-testid": `presence-${s.seat}`, "data-connected": String(Boolean(s.connected)) },
+        h("span", { class: "dot", "aria-hidden": "true" }),
+        h("span", { class: "seat-name" }, s.kind === "open" ? t("seat.open") : seatLabel(t, seats, s.seat)),
+        s.kind === "bot" ? h("span", { class: "badge" }, t("seat.bot")) : null,
+        s.replaced ? h("span", { class: "badge", title: t("seat.replaced_help") }, t("seat.replaced")) : null,
+        you ? h("span", { class: "badge badge-you" }, t("seat.you")) : null,
+        h("span", { class: "sr-only" }, t(`presence.${state}`)),
+      );
+    }),
+  );
+  box.hidden = seats.length === 0;
+  const waiting = shell.room?.status === "waiting";
+  $("#waiting-panel").hidden = !waiting;
+  $("#game").hidden = waiting; // the table shows once every seat is taken
+}
+
+function renderHeader() {
+  $("#room-code-box").hidden = false;
+  $("#room-code").textContent = code;
+  $("#share-code").textContent = code;
+  $("#share-url").textContent = location.href.split("&")[0];
+  const title = shell.game ? shell.gameT("game.title") : "";
+  $("#game-title").textContent = title && title !== "game.title" ? title : shell.game?.title || shell.room?.game || "";
+  document.title = `${$("#game-title").textContent || "mindtable"} · ${code}`;
+}
+
+async function mountGame() {
+  if (shell.mounting) return shell.mounting;
+  shell.mounting = (async () => {
+    const root = $("#game");
+    let loaded = null;
+    try {
+      loaded = await loadGame(shell.game?.web_module);
+    } catch (err) {
+      console.error(err);
+      notice(t("error.module_failed", { name: shell.game?.web_module }));
+    }
+    if (!loaded) {
+      shell.mounted = genericView(root);
+    } else {
+      shell.gameT = loaded.t;
+      renderHeader();
+      const ctx = {
+        seat: shell.seat,
+        spectator: shell.seat === null || shell.seat === undefined,
+        lang: lang(),
+        t: loaded.t,
+        game: shell.game,
+        replay: false,
+        send: (action) => sendAction(action),
+        seats: () => shell.room?.seats || [],
+        seatName: (seat) => seatLabel(loaded.t, shell.room?.seats, seat),
+        notify: (text, kind) => toast(text, kind),
+      };
+      shell.mounted = loaded.module.mount(root, ctx);
+    }
+    document.body.classList.add("in-game");
+    const queued = shell.queue;
+    shell.queue = [];
+    for (const [msg, info] of queued) dispatch(msg, info);
+  })();
+  return shell.mounting;
+}
+
+/** A page for games without a web module: the raw view, so a new engine is playable for debugging. */
+function genericView(root) {
+  const pre = h("pre", { class: "generic-view" });
+  const actions = h("div", { class: "actions" });
+  fill(root, h("p", { class: "muted" }, t("room.no_module")), actions, pre);
+  return {
+    update(msg) {
+      pre.textContent = JSON.stringify(msg.view, null, 2);
+      fill(actions, (msg.legal || []).map((a) => h("button", { type: "button", onclick: () => sendAction(a) }, JSON.stringify(a))));
+    },
+    events() {},
+    destroy() {},
+  };
+}
+
+function sendAction(action) {
+  if (!shell.conn || shell.seat === null) return Promise.reject({ code: "not_a_seat", message: t("error.spectator") });
+  const { seat: _seat, at: _at, ...clean } = action; // the server sets both
+  return shell.conn.send(clean).catch((err) => {
+    const key = `error.${err.code}`;
+    const text = shell.gameT.has?.(key) ? shell.gameT(key) : err.message || err.code;
+    toast(t("error.rejected", { reason: text }), "error");
+    throw err;
+  });
+}
+
+function onMessage(msg, info) {
+  if (msg.kind === "welcome") {
+    if (!msg.resumed) shell.lastStateSeq = -1; // a fresh snapshot follows
+    shell.seat = msg.seat ?? null;
+    shell.room = msg.room || shell.room;
+    shell.game = msg.game || shell.game;
+    renderHeader();
+    renderPresence();
+    mountGame();
+    return;
+  }
+  if (msg.kind === "error") {
+    if (FATAL.has(msg.code)) {
+      shell.conn.close();
+      if (msg.code === "bad_token") {
+        forgetSeat(code);
+        shell.token = null;
+        $("#leave-button").hidden = true;
+        notice(t("error.bad_token"));
+        showJoin();
+      } else notice(`${t(`error.${msg.code}`)} ${msg.message || ""}`);
+    } else toast(`${t("error.server")}: ${msg.message || msg.code}`, "error");
+    return;
+  }
+  if (msg.kind === "accepted" || msg.kind === "rejected") return; // handled by the promise in send()
+  if (!shell.mounted) {
+    shell.queue.push([msg, info]);
+    return;
+  }
+  dispatch(msg, info);
+}
+
+function dispatch(msg, info) {
+  const mod = shell.mounted;
+  if (msg.kind === "state") {
+    if (msg.seq !== undefined && msg.seq < shell.lastStateSeq) return; // an older state arrived late
+    shell.lastStateSeq = msg.seq ?? shell.lastStateSeq;
+    shell.lastState = msg;
+    const status = msg.status || (shell.room?.status === "waiting" ? "playing" : shell.room?.status);
+    if (shell.room && status !== shell.room.status) {
+      shell.room.status = status;
+      renderPresence();
+    }
+    mod.update(msg);
+    showTurnTimer(msg);
+  } else if (msg.kind === "events") {
+    mod.events?.(msg.events || [], info);
+  } else if (msg.kind === "presence") {
+    if (shell.room) {
+      shell.room.seats = msg.seats;
+      if (msg.status) shell.room.status = msg.status;
+      if (msg.rematch) shell.room.rematch = msg.rematch;
+    }
+    renderPresence();
+    if (msg.rematch && !$("#over-panel").hidden) showRematch(msg.rematch);
+    mod.presence?.(msg.seats);
+  } else if (msg.kind === "over") {
+    if (shell.room) shell.room.status = "over";
+    renderPresence();
+    showOver(msg.result);
+    mod.over?.(msg.result);
+  }
+}
+
+/** A generic countdown for turn-based games with a turn timer (turn_deadline is on the match clock). */
+let turnTimer = null;
+function showTurnTimer(msg) {
+  clearInterval(turnTimer);
+  const pill = $("#turn-timer");
+  if (msg.turn_deadline === null || msg.turn_deadline === undefined || msg.status === "over") {
+    pill.hidden = true;
+    return;
+  }
+  const ends = performance.now() + (msg.turn_deadline - (msg.clock ?? 0));
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((ends - performance.now()) / 1000));
+    pill.textContent = t("room.turn_timer", { s: left });
+    pill.classList.toggle("urgent", left <= 5);
+    if (left <= 0) clearInterval(turnTimer);
+  };
+  pill.hidden = false;
+  tick();
+  turnTimer = setInterval(tick, 250);
+}
+
+function showOver(result) {
+  const panel = $("#over-panel");
+  const winners = result?.winners || [];
+  const mine = shell.seat !== null && winners.includes(shell.seat);
+  const reasonKey = `result.${result?.reason}`;
+  const reason = shell.gameT.has?.(reasonKey) ? shell.gameT(reasonKey) : result?.reason || "";
+  const headline = shell.seat === null ? t("over.title") : mine ? t("over.you_won") : winners.length ? t("over.you_lost") : t("over.title");
+  const buttons = [h("a", { class: "btn", href: `replay.html?code=${code}`, "data-testid": "replay-link" }, t("over.replay")), h("a", { class: "btn", href: "index.html" }, t("nav.lobby"))];
+  if (shell.token) {
+    buttons.unshift(h("button", { type: "button", class: "btn-primary", onclick: rematch }, t("over.rematch")));
+  }
+  fill(panel, h("h2", {}, headline), reason ? h("p", { class: "over-reason" }, reason) : null, h("div", { class: "actions" }, buttons), h("p", { id: "rematch-line", hidden: true }));
+  panel.hidden = false;
+  if (shell.room?.rematch) showRematch(shell.room.rematch);
+}
+
+function showRematch(newCode) {
+  const line = $("#rematch-line");
+  if (!line) return;
+  fill(line, t("over.rematch_ready"), " ", h("a", { href: `room.html?code=${encodeURIComponent(newCode)}`, onclick: rematch }, newCode));
+  line.hidden = false;
+}
+
+async function rematch(event) {
+  event?.preventDefault();
+  if (!shell.token) {
+    if (shell.room?.rematch) location.href = `room.html?code=${encodeURIComponent(shell.room.rematch)}`;
+    return;
+  }
+  try {
+    const answer = await api("POST", `/api/rooms/${code}/rematch`, {}, shell.token);
+    if (answer.token) saveSeat(answer.code, answer.seat, answer.token, loadSeat(code)?.name, shell.room?.game);
+    location.href = `room.html?code=${encodeURIComponent(answer.code)}${answer.token ? "" : "&spectate=1"}`;
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+function connect() {
+  if (shell.conn) shell.conn.close();
+  shell.conn = new Connection({
+    code,
+    token: shell.token,
+    onMessage,
+    onStatus: (status, detail) => {
+      setStatus(status);
+      if (status === "closed" && detail?.code === 4000) notice(t("room.left"), "info");
+    },
+  });
+  shell.conn.connect();
+}
+
+function showJoin() {
+  const open = (shell.room?.seats || []).some((s) => s.kind === "open");
+  const panel = $("#join-panel");
+  panel.hidden = false;
+  $("#join-name").value = savedName();
+  $("#join-button").disabled = !open;
+  if (!open) notice(t("join.full"), "info");
+}
+
+async function join(event) {
+  event.preventDefault();
+  const name = $("#join-name").value.trim();
+  rememberName(name);
+  try {
+    const answer = await api("POST", `/api/rooms/${code}/join`, { name });
+    saveSeat(code, answer.seat, answer.token, name, answer.room?.game);
+    shell.token = answer.token;
+    shell.room = answer.room || shell.room;
+    $("#join-panel").hidden = true;
+    $("#leave-button").hidden = false;
+    notice("");
+    connect();
+  } catch (err) {
+    notice(err.status === 409 ? t("join.full") : `${t("error.join_failed")}: ${err.message}`);
+  }
+}
+
+async function leave() {
+  if (!shell.token || !confirm(t("room.leave_confirm"))) return;
+  try {
+    await api("POST", `/api/rooms/${code}/leave`, {}, shell.token);
+  } catch (err) {
+    toast(err.message, "error");
+    return;
+  }
+  shell.conn?.close();
+  forgetSeat(code);
+  location.href = "index.html";
+}
+
+function watch() {
+  shell.token = null;
+  $("#join-panel").hidden = true;
+  notice("");
+  connect();
+}
+
+async function main() {
+  await initI18n();
+  $("#lang-slot").append(languageSwitch());
+  setStatus("connecting");
+  if (!code) {
+    notice(t("error.no_code"));
+    setStatus("closed");
+    return;
+  }
+  const copyLink = async () => {
+    const url = `${location.origin}${location.pathname}?code=${code}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(t("room.copied"), "ok");
+    } catch {
+      toast(url);
+    }
+  };
+  for (const button of document.querySelectorAll(".copy-link")) button.addEventListener("click", copyLink);
+  $("#join-form").addEventListener("submit", join);
+  $("#watch-button").addEventListener("click", watch);
+  $("#leave-button").addEventListener("click", leave);
+  renderHeader();
+  try {
+    shell.room = await api("GET", `/api/rooms/${code}`);
+  } catch (err) {
+    setStatus("closed");
+    notice(err.status === 404 ? t("error.unknown_room") : `${t("error.server")}: ${err.message}`);
+    return;
+  }
+  renderPresence();
+  const saved = loadSeat(code);
+  if (params.has("spectate") || params.has("watch")) {
+    watch();
+  } else if (saved) {
+    shell.token = saved.token;
+    shell.seat = saved.seat;
+    $("#leave-button").hidden = false;
+    connect();
+  } else if (shell.room.status === "waiting" && shell.room.seats.some((s) => s.kind === "open")) {
+    setStatus("closed");
+    showJoin();
+  } else {
+    notice(t("room.watching"), "info");
+    watch();
+  }
+}
+
+window.addEventListener("beforeunload", () => shell.conn?.close());
+// For debugging from the console (and the browser tests): the shell's state, e.g. mindtableShell.conn.reconnect().
+window.mindtableShell = shell;
+shell.send = sendAction;
+main();

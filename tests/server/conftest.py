@@ -1,0 +1,297 @@
+"""Fixtures for the server tests: a real uvicorn server in a subprocess on a free loopback port, and a small
+WebSocket client (the ``websockets`` package) that records every frame it receives."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+import mindtable
+from mindtable.core import Decision, Observation
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m mindtable.server`` on 127.0.0.1, started and stopped by the test."""
+
+    def __init__(self, db: str, *, rate: float = 20.0, cwd: Path | None = None) -> None:
+        self.db = db
+        self.rate = rate
+        self.cwd = cwd
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path: Path | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, log_path: Path) -> ServerProcess:
+        self.port = free_port()
+        self.log_path = log_path
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with open(log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "mindtable.server",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    self.db,
+                    "--log-level",
+                    "warning",
+                    "--rate",
+                    str(self.rate),
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.cwd,
+                env=env,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{log_path.read_text()}")
+            try:
+                if httpx.get(self.http + "/api/games", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"server did not start:\n{log_path.read_text()}")
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill9(self) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+    def log(self) -> str:
+        return self.log_path.read_text() if self.log_path else ""
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    servers: list[ServerProcess] = []
+
+    def start(db: str | None = None, *, rate: float = 20.0) -> ServerProcess:
+        server = ServerProcess(db or str(tmp_path / "server.sqlite3"), rate=rate, cwd=tmp_path)
+        servers.append(server)
+        return server.start(tmp_path / f"server-{len(servers)}.log")
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server shared by the tests of a module (default limits)."""
+    folder = tmp_path_factory.mktemp("server")
+    process = ServerProcess(str(folder / "shared.sqlite3"), cwd=folder).start(folder / "server.log")
+    yield process
+    process.stop()
+    assert "Traceback" not in process.log(), process.log()
+
+
+class Client:
+    """A WebSocket client that keeps every frame it receives, in order."""
+
+    def __init__(self, base: str, code: str, token: str | None = None) -> None:
+        self.url = f"{base}/ws/{code}" + (f"?token={token}" if token else "")
+        self.frames: list[dict[str, Any]] = []
+        self.ws: Any = None
+        self.last_seq = 0
+        self.stream: str | None = None
+        self._cursor = 0
+
+    async def connect(self, last_seq: int | None = None, stream: str | None = None, hello: bool = True) -> Client:
+        self.ws = await websockets.connect(self.url, max_size=2**22)
+        if hello:
+            await self.send(
+                {
+                    "type": "hello",
+                    "last_seq": self.last_seq if last_seq is None else last_seq,
+                    "stream": self.stream if stream is None else stream,
+                }
+            )
+            welcome = await self.next(lambda m: m["kind"] in ("welcome", "error"))
+            if welcome["kind"] == "welcome":
+                self.stream = welcome["stream"]
+        return self
+
+    async def send(self, message: Any) -> None:
+        await self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+
+    async def act(self, action: dict[str, Any], id: str = "x") -> None:
+        await self.send({"type": "action", "id": id, "action": action})
+
+    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.frames.append(frame)
+        if "seq" in frame:
+            self.last_seq = frame["seq"]
+        return frame
+
+    async def next(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+        """The next frame (already received but not yet looked at, or new) matching ``predicate``."""
+        end = time.monotonic() + timeout
+        while True:
+            while self._cursor < len(self.frames):
+                frame = self.frames[self._cursor]
+                self._cursor += 1
+                if predicate(frame):
+                    return frame
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no matching frame within {timeout} s; last frames: {self.frames[-5:]}")
+            await self.recv(remaining)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+def kind(name: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda frame: frame.get("kind") == name
+
+
+async def create_room(base: str, **body: Any) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+        response = await http.post("/api/rooms", json={"game": "the-mind", "players": 2, **body})
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+
+async def join_room(base: str, code: str, **body: Any) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+        response = await http.post(f"/api/rooms/{code}/join", json={"name": "Bo", **body})
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+
+class PlayingClient:
+    """A human seat driven by one of the game's bots on the client side, with the bot's own timing.
+
+    Every ``state`` frame is shown to the bot (``now`` = the frame's ``clock``); its wish is sent after
+    ``Decision.at - clock`` ms unless a newer state arrives first.
+    """
+
+    def __init__(self, client: Client, seat: int, bot: str = "proportional", **params: Any) -> None:
+        self.client = client
+        self.seat = seat
+        self.bot = mindtable.get_game("the-mind").make_bot(bot, seat=seat, seed=seat, **params)
+        self.accepted: list[dict[str, Any]] = []
+        self.sent: dict[str, dict[str, Any]] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._count = 0
+        self._pending = False
+        self._wait_step = 0
+        self._latest: dict[str, Any] | None = None
+
+    def _plan(self, state: dict[str, Any]) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._pending or state["step"] < self._wait_step or state["status"] != "playing" or not state["legal"]:
+            return
+        decision: Decision | None = self.bot.decide(
+            Observation(seat=self.seat, view=state["view"], legal_actions=state["legal"], now=state["clock"])
+        )
+        if decision is None:
+            return
+        delay = 0 if decision.at is None else max(decision.at - state["clock"], 0)
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay / 1000, lambda: asyncio.ensure_future(self._send(decision.action)))
+
+    async def _send(self, action: dict[str, Any]) -> None:
+        self._timer = None
+        self._pending = True
+        self._count += 1
+        ident = f"s{self.seat}-{self._count}"
+        self.sent[ident] = dict(action)
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.client.act(action, ident)
+
+    async def run(self, until: Callable[[dict[str, Any]], bool], timeout: float) -> None:
+        """Play until a frame satisfies ``until`` (or the time runs out: TimeoutError)."""
+        end = time.monotonic() + timeout
+        for frame in self.client.frames:
+            if frame.get("kind") == "state":
+                self._latest = frame
+        if self._latest is not None:
+            self._plan(self._latest)
+        while True:
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("the game did not finish in time")
+            frame = await self.client.recv(remaining)
+            kind = frame.get("kind")
+            if kind == "state":
+                self._latest = frame
+                self._plan(frame)
+            elif kind == "accepted":
+                # The state of this step follows the acknowledgement: plan again when it arrives.
+                self.accepted.append(frame)
+                self._pending = False
+                self._wait_step = frame["step"]
+            elif kind == "rejected":
+                self._pending = False
+                if self._latest is not None:
+                    self._plan(self._latest)
+            if until(frame):
+                if self._timer is not None:
+                    self._timer.cancel()
+                return
+
+
+@pytest.fixture
+def helpers() -> Any:
+    class Helpers:
+        Client = Client
+        PlayingClient = PlayingClient
+        create_room = staticmethod(create_room)
+        join_room = staticmethod(join_room)
+        kind = staticmethod(kind)
+
+    return Helpers

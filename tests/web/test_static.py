@@ -1,0 +1,80 @@
+"""The static web tree: the shell stays game-agnostic, every page string exists in both languages, and every
+game folder provides the module interface of docs/web.md. (No browser needed.)"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mindtable.core.registry import BUILTIN_GAMES, get_game
+from mindtable.web import STATIC_DIR
+
+LANGUAGES = ("en", "es")
+GAME_FOLDERS = sorted(p for p in (STATIC_DIR / "games").iterdir() if p.is_dir())
+
+
+def shell_files() -> list[Path]:
+    games = STATIC_DIR / "games"
+    return [p for p in STATIC_DIR.rglob("*") if p.suffix in (".html", ".js", ".css") and games not in p.parents]
+
+
+def load(path: Path) -> dict[str, str]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict) and all(isinstance(v, str) for v in data.values()), f"{path}: not a string map"
+    return data
+
+
+def test_the_shell_names_no_game() -> None:
+    words = {game_id for game_id in BUILTIN_GAMES} | {game_id.replace("-", "_") for game_id in BUILTIN_GAMES}
+    offenders = [
+        f"{path.relative_to(STATIC_DIR)}: {word}"
+        for path in shell_files()
+        for word in words
+        if word in path.read_text(encoding="utf-8").lower()
+    ]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("folder", [STATIC_DIR, *GAME_FOLDERS], ids=lambda p: p.name)
+def test_every_language_has_the_same_strings(folder: Path) -> None:
+    tables = {lang: load(folder / "i18n" / f"{lang}.json") for lang in LANGUAGES}
+    english = set(tables["en"])
+    for lang, table in tables.items():
+        assert set(table) == english, f"{folder.name} {lang}: keys differ from en: {sorted(set(table) ^ english)}"
+        empty = [key for key, text in table.items() if not text.strip()]
+        assert empty == [], f"{folder.name} {lang}: empty strings {empty}"
+        for key, text in table.items():
+            placeholders = set(re.findall(r"\{(\w+)\}", text))
+            assert placeholders == set(re.findall(r"\{(\w+)\}", tables["en"][key])), f"{lang} {key}: placeholders"
+
+
+def test_every_string_the_shell_uses_exists() -> None:
+    english = load(STATIC_DIR / "i18n" / "en.json")
+    used: set[str] = set()
+    for path in shell_files():
+        text = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r'data-i18n(?:-placeholder|-title|-aria)?="([\w.]+)"', text))
+        used |= set(re.findall(r'\bt\("([\w.]+)"', text))
+    missing = sorted(key for key in used if key not in english)
+    assert missing == []
+
+
+@pytest.mark.parametrize("folder", GAME_FOLDERS, ids=lambda p: p.name)
+def test_game_folders_provide_the_module_interface(folder: Path) -> None:
+    module = (folder / "index.js").read_text(encoding="utf-8")
+    assert re.search(r"^export function mount\(root, ctx\)", module, re.MULTILINE)
+    assert (folder / "style.css").is_file()
+    known = load(folder / "i18n" / "en.json") | load(STATIC_DIR / "i18n" / "en.json")  # the shell's too
+    used = set(re.findall(r'\bt\("([\w.]+)"', module))
+    assert sorted(key for key in used if key not in known) == []
+
+
+def test_the_mind_points_at_its_folder() -> None:
+    web_module = get_game("the-mind").web_module
+    assert web_module is not None
+    assert (STATIC_DIR / "games" / web_module / "index.js").is_file()
+    for page in ("index.html", "room.html", "replay.html"):
+        assert (STATIC_DIR / page).is_file()
