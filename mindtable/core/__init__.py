@@ -12,7 +12,7 @@ from mindtable.core.errors import (
 )
 from mindtable.core.events import Action, Deadline, Event, Result, events_for
 from mindtable.core.game import Game
-from mindtable.core.match import Match, load_record, new_match, replay
+from mindtable.core.match import Match, load_record, new_match, replay, replay_steps
 from mindtable.core.options import Option, validate_options
 from mindtable.core.registry import available_game_ids, game_ids, get_game, register_game
 from mindtable.core.rng import Rng
@@ -46,5 +46,6 @@ __all__ = [
     "observe",
     "register_game",
     "replay",
+    "replay_steps",
     "validate_options",
 ]

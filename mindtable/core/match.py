@@ -287,6 +287,33 @@ def replay(record: Mapping[str, Any], *, verify: bool = True) -> Match:
     return match
 
 
+def replay_steps(record: Mapping[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
+    """The record step by step as ``seat`` saw it (``None``: a spectator), for replay viewers.
+
+    ``steps[0]`` is the start (``action`` ``None``); then one entry per action with the action, the events
+    ``seat`` may see, its view afterwards and the clock. Hidden information stays hidden: a spectator's
+    replay shows no hand.
+    """
+    match = Match.from_snapshot(record["start"]) if "start" in record else None
+    if match is None:
+        match = new_match(record["game"], record["players"], record.get("seed", 0), record.get("options"))
+    steps = [{"action": None, "events": [], "view": match.view(seat), "clock": match.clock}]
+    for index, action in enumerate(record.get("actions", [])):
+        try:
+            events = match.apply(action)
+        except IllegalAction as exc:
+            raise ReplayMismatch(f"record action {index} ({action!r}) is illegal on replay: {exc}") from None
+        steps.append(
+            {
+                "action": dict(action),
+                "events": [e.to_dict() for e in events if e.visible_to(seat)],
+                "view": match.view(seat),
+                "clock": match.clock,
+            }
+        )
+    return steps
+
+
 def load_record(path: str) -> dict[str, Any]:
     """Read a record file, with an error naming the file if it is not a record."""
     try:

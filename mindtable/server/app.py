@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.websockets import WebSocketDisconnect
 
 from mindtable.core import available_game_ids, get_game
+from mindtable.core.match import replay_steps
 from mindtable.server.protocol import ProtocolError, parse_message
 from mindtable.server.rooms import Connection, RoomError, RoomManager, Settings
 from mindtable.server.storage import Storage, normalize_url
@@ -278,6 +279,18 @@ def create_app(
         if room.status != "over":
             raise RoomError(403, "not_over", "the record is published once the match is over (it shows every hand)")
         return room.match.record()
+
+    @app.get(
+        "/api/rooms/{code}/replay",
+        responses=ERRORS,
+        tags=["lobby"],
+        summary="The finished match step by step: each action with the spectator's view and public events",
+    )
+    async def room_replay(code: str, request: Request) -> dict[str, Any]:
+        room = await manager_of(request).require(code)
+        if room.status != "over":
+            raise RoomError(403, "not_over", "the replay is published once the match is over")
+        return {"steps": replay_steps(room.match.record(), None)}
 
     # -- WebSocket ---------------------------------------------------------------------------------
     @app.websocket("/ws/{code}")

@@ -46,6 +46,8 @@ def test_games_rooms_and_openapi(server, helpers) -> None:
             assert (await http.get("/api/rooms/ZZZZZZ")).status_code == 404
             record = await http.get(f"/api/rooms/{code}/record")
             assert record.status_code == 403 and record.json()["detail"]["code"] == "not_over"
+            steps = await http.get(f"/api/rooms/{code}/replay")
+            assert steps.status_code == 403 and steps.json()["detail"]["code"] == "not_over"
 
     run(scenario())
 
@@ -240,6 +242,12 @@ def test_bots_play_and_record_is_published_when_over(server, helpers) -> None:
         assert replayed.result is not None and replayed.result.to_dict() == over["result"]
         times = [action["at"] for action in record["actions"]]
         assert times == sorted(times)
+        async with httpx.AsyncClient(base_url=server.http) as http:
+            steps = (await http.get(f"/api/rooms/{created['code']}/replay")).json()["steps"]
+        assert len(steps) == len(record["actions"]) + 1 and steps[0]["action"] is None
+        assert [step["action"] for step in steps[1:]] == record["actions"]
+        assert all(step["view"]["hand"] is None for step in steps), "a replay is a spectator's view: no hands"
+        assert steps[-1]["view"] == replayed.view(None)
         await watcher.close()
 
     run(scenario())
