@@ -297,7 +297,7 @@ def replay_steps(record: Mapping[str, Any], seat: int | None = None) -> list[dic
     match = Match.from_snapshot(record["start"]) if "start" in record else None
     if match is None:
         match = new_match(record["game"], record["players"], record.get("seed", 0), record.get("options"))
-    steps = [{"action": None, "events": [], "view": match.view(seat), "clock": match.clock}]
+    steps: list[dict[str, Any]] = [{"action": None, "events": [], "view": match.view(seat), "clock": match.clock}]
     for index, action in enumerate(record.get("actions", [])):
         try:
             events = match.apply(action)
