@@ -6,62 +6,9 @@
 1
 """
 
-from mindtable.core import (
-    Action,
-    Bot,
-    Deadline,
-    Decision,
-    Event,
-    Game,
-    GameNotAvailable,
-    IllegalAction,
-    InvalidOptions,
-    InvalidSnapshot,
-    Match,
-    MindtableError,
-    Observation,
-    Option,
-    RandomBot,
-    ReplayMismatch,
-    Result,
-    UnknownGame,
-    available_game_ids,
-    events_for,
-    game_ids,
-    get_game,
-    load_record,
-    new_match,
-    register_game,
-    replay,
-)
+from mindtable.core import *  # noqa: F403 -- the public API is the core's
+from mindtable.core import __all__ as _core_all
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Action",
-    "Bot",
-    "Deadline",
-    "Decision",
-    "Event",
-    "Game",
-    "GameNotAvailable",
-    "IllegalAction",
-    "InvalidOptions",
-    "InvalidSnapshot",
-    "Match",
-    "MindtableError",
-    "Observation",
-    "Option",
-    "RandomBot",
-    "ReplayMismatch",
-    "Result",
-    "UnknownGame",
-    "available_game_ids",
-    "events_for",
-    "game_ids",
-    "get_game",
-    "load_record",
-    "new_match",
-    "register_game",
-    "replay",
-]
+__all__ = list(_core_all)

@@ -99,12 +99,16 @@ def games_with(hook: str) -> list[str]:
     return found
 
 
+GameArgument = Annotated[str, typer.Argument(metavar="GAME", help="The game id (see `mindtable games`).")]
+PlayersOption = Annotated[
+    int | None, typer.Option("--players", "-p", help="Seats at the table (default: the fewest the game allows).")
+]
+
+
 def play(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="The game id (see `mindtable games`).")],
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Seats at the table (default: the fewest the game allows).")
-    ] = None,
+    game_id: GameArgument,
+    players: PlayersOption = None,
     humans: Annotated[
         int, typer.Option("--humans", help="How many seats are people at this keyboard (0: watch the bots).")
     ] = 1,

@@ -11,7 +11,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from mindtable.cli.play import COMMAND_WITH_GAME_OPTIONS, fail, game_option_flags, parse_pairs, resolve_game
+from mindtable.cli.play import (
+    COMMAND_WITH_GAME_OPTIONS,
+    GameArgument,
+    PlayersOption,
+    fail,
+    game_option_flags,
+    parse_pairs,
+    resolve_game,
+)
 from mindtable.core.errors import MindtableError
 from mindtable.sim import ENGINES, plot_progress, run_simulation
 
@@ -77,10 +85,8 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
 
 def simulate(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="The game id (see `mindtable games`).")],
-    players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Seats at the table (default: the fewest the game allows).")
-    ] = None,
+    game_id: GameArgument,
+    players: PlayersOption = None,
     bot: Annotated[
         str | None, typer.Option("--bot", "-b", help="The bot in every seat (default: the game's first).")
     ] = None,

@@ -268,6 +268,12 @@ def create_app(
         room, seat, token = await manager_of(request).rematch(code, _bearer(authorization))
         return {"code": room.code, "seat": seat, "token": token, "room": room.to_dict()}
 
+    async def finished_room(code: str, request: Request, what: str) -> Any:
+        room = await manager_of(request).require(code)
+        if room.status != "over":
+            raise RoomError(403, "not_over", f"the {what} is published once the match is over (it shows every hand)")
+        return room
+
     @app.get(
         "/api/rooms/{code}/record",
         responses=ERRORS,
@@ -275,9 +281,7 @@ def create_app(
         summary="The match record, once the match is over (403 before)",
     )
     async def room_record(code: str, request: Request) -> dict[str, Any]:
-        room = await manager_of(request).require(code)
-        if room.status != "over":
-            raise RoomError(403, "not_over", "the record is published once the match is over (it shows every hand)")
+        room = await finished_room(code, request, "record")
         return room.match.record()
 
     @app.get(
@@ -287,9 +291,7 @@ def create_app(
         summary="The finished match step by step: each action with the spectator's view and public events",
     )
     async def room_replay(code: str, request: Request) -> dict[str, Any]:
-        room = await manager_of(request).require(code)
-        if room.status != "over":
-            raise RoomError(403, "not_over", "the replay is published once the match is over")
+        room = await finished_room(code, request, "replay")
         return {"steps": replay_steps(room.match.record(), None)}
 
     # -- WebSocket ---------------------------------------------------------------------------------
