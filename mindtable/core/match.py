@@ -84,13 +84,29 @@ class Match:
         An illegal action raises :class:`IllegalAction` and leaves the match exactly as it was.
         """
         action = self.check(action)
-        events = self.game.apply(self.state, action, self.rng)
+        try:
+            events = self.game.apply(self.state, action, self.rng)
+        except Exception:
+            # A rules bug, since check() passed: put the match back as it was before re-raising.
+            self._restore()
+            raise
         at = action.get("at")
         if at is not None:
             self.clock = at
         self._actions.append(action)
         self._result = self.game.result(self.state)
         return events
+
+    def _restore(self) -> None:
+        """Rebuild the state from the start and the recorded actions (used only after a failed apply)."""
+        if self._start is not None:
+            again = Match.from_snapshot(self._start)
+        else:
+            again = new_match(self.game.id, self.players, self.seed, self.options)
+        for action in self._actions:
+            again.game.apply(again.state, action, again.rng)
+            again.clock = action.get("at", again.clock)
+        self.state, self.rng, self.clock = again.state, again.rng, again.clock
 
     def _normalize(self, action: Any) -> dict[str, Any]:
         if not isinstance(action, Mapping):

@@ -126,3 +126,29 @@ def test_a_file_that_is_not_a_record_is_named(tmp_path):
     path.write_text("{ not json")
     with pytest.raises(mindtable.InvalidSnapshot, match=r"notes\.json: line 1"):
         mindtable.load_record(str(path))
+
+
+def test_a_rules_bug_during_apply_leaves_the_match_as_it_was():
+    from mindtable.core import registry
+    from mindtable.games.the_mind.rules import TheMind
+
+    class Buggy(TheMind):
+        id = "the-mind-buggy"
+
+        def apply(self, state, action, rng):
+            events = super().apply(state, action, rng)
+            if action["type"] == "ready" and action["seat"] == 1:
+                raise RuntimeError("a bug after changing the state")
+            return events
+
+    mindtable.register_game(Buggy())
+    try:
+        match = mindtable.new_match("the-mind-buggy", players=2, seed=3)
+        match.apply({"type": "ready", "seat": 0, "at": 5})
+        before = match.snapshot()
+        with pytest.raises(RuntimeError):
+            match.apply({"type": "ready", "seat": 1, "at": 9})
+        assert match.snapshot() == before
+        assert len(match.actions) == 1
+    finally:
+        registry._loaded.pop("the-mind-buggy")
