@@ -119,6 +119,7 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its plugin chatter is not news to a host
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
