@@ -139,6 +139,7 @@ class NeuroRace(Game):
         "random": "mindtable.core.bots:RandomBot",
     }
     terminal = "mindtable.games.neurorace.terminal:run_terminal"
+    web_module = "neurorace"
     cli_commands = "mindtable.games.neurorace.cli:app"
 
     # -- setup ---------------------------------------------------------------------------------------

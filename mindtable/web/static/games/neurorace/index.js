@@ -1,0 +1,712 @@
+// NeuroRace at the table. Renders only what the server sends: `view` and `legal` from each state message
+// (plus `deadline` / `clock` for the SOLO timer) and the events this seat may see. Implements the
+// game-module interface of docs/web.md. Every action sent is one that `legal` lists, with its parameters.
+
+const GLYPH = { sun: "☀", moon: "☾", lightning: "ϟ" };
+const SYMBOLS = ["sun", "moon", "lightning"];
+const PLACES = 7;
+
+// Buttons of the action bar: type, key shown, keys accepted, class.
+const ACTIONS = [
+  { type: "start", key: "S", keys: ["s"], cls: "btn-primary nr-btn-start" },
+  { type: "turn", key: "F", keys: ["f"], cls: "nr-btn-turn" },
+  { type: "place", key: "P", keys: ["p"], cls: "btn-primary nr-btn-place" },
+  { type: "return", key: "R", keys: ["r"], cls: "nr-btn-return" },
+  { type: "take_back", key: "B", keys: ["b"], cls: "nr-btn-take-back" },
+  { type: "stop", key: "S", keys: ["s"], cls: "nr-btn-stop" },
+  { type: "end", key: "E", keys: ["e"], cls: "nr-btn-end" },
+];
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
+  return node;
+}
+
+// replaceChildren() would print null as "null": drop empty parts first.
+function put(node, ...children) {
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+function pad2(n) {
+  return String(n).padStart(2, "0");
+}
+
+function isTyping(event) {
+  const t = event.target;
+  if (!t || !t.tagName) return false;
+  const tag = t.tagName.toLowerCase();
+  return tag === "input" || tag === "textarea" || tag === "select" || t.isContentEditable;
+}
+
+/** A task line ("sun [red] blue-moon < 4_ _7 > lightning purple-sun") as places and the signs between them. */
+export function parseTask(text) {
+  const places = [];
+  const signs = [];
+  let pending = null;
+  for (const token of String(text || "").match(/[<>]|[^\s<>]+/g) || []) {
+    if (token === "<" || token === ">") {
+      pending = token;
+      continue;
+    }
+    if (places.length) signs.push(pending);
+    pending = null;
+    places.push(parsePlace(token));
+  }
+  return { places, signs };
+}
+
+function parsePlace(token) {
+  if (SYMBOLS.includes(token)) return { kind: "symbol", symbol: token, text: token };
+  let m = /^\[(\w+)\]$/.exec(token);
+  if (m) return { kind: "colour", colour: m[1], text: token };
+  m = /^(\w+)-(\w+)$/.exec(token);
+  if (m) return { kind: "both", colour: m[1], symbol: m[2], text: token };
+  m = /^(\d)_$/.exec(token);
+  if (m) return { kind: "first", digit: Number(m[1]), text: token };
+  m = /^_(\d)$/.exec(token);
+  if (m) return { kind: "last", digit: Number(m[1]), text: token };
+  return { kind: "unknown", text: token };
+}
+
+export function mount(root, ctx) {
+  const { t } = ctx;
+  const seat = ctx.spectator || ctx.seat === null || ctx.seat === undefined ? null : ctx.seat;
+  let last = null; // the latest state message
+  let busy = false; // an action of ours is on its way: controls wait for its state
+  let waitStep = null;
+  let busyTimer = null;
+  let timer = null; // SOLO countdown
+  let tapMode = "take"; // what a click on a centre tile does: "take" or "turn"
+  const log = [];
+
+  root.classList.add("nr");
+  const status = el("div", { class: "nr-status", "data-testid": "nr-status" });
+  const banner = el("div", { class: "nr-banner", "data-testid": "nr-banner", role: "status", "aria-live": "polite" });
+  const mine = el("section", { class: "nr-mine", "aria-label": t("nr.your_card") });
+  const handBox = el("div", { class: "nr-hand", "data-testid": "hand" });
+  const bar = el("div", { class: "nr-actions", role: "toolbar", "aria-label": t("nr.actions") });
+  const keysLine = el("p", { class: "nr-keys muted" }, t("nr.keys"));
+  const centreHead = el("div", { class: "nr-centre-head" });
+  const centreGrid = el("div", { class: "nr-centre-grid", "data-testid": "centre", role: "group", "aria-label": t("nr.centre") });
+  const centre = el("section", { class: "nr-centre" }, centreHead, centreGrid);
+  const others = el("section", { class: "nr-others", "aria-label": t("nr.others") });
+  const checkBox = el("section", { class: "nr-check", "data-testid": "check", hidden: true, "aria-live": "polite" });
+  const logBox = el("ol", { class: "nr-log", "data-testid": "nr-log", "aria-label": t("nr.log") });
+  const buttons = new Map();
+  for (const a of ACTIONS) {
+    const b = el(
+      "button",
+      { type: "button", class: a.cls, "data-action": a.type, "data-testid": `action-${a.type}`, "aria-keyshortcuts": a.key, hidden: true },
+      el("span", {}, t(`nr.action.${a.type}`)),
+      el("kbd", {}, a.key),
+    );
+    b.addEventListener("click", () => act(a.type));
+    buttons.set(a.type, b);
+    bar.append(b);
+  }
+  const tapToggle = el("div", { class: "nr-tap", role: "radiogroup", "aria-label": t("nr.tap_does") });
+  const tapButtons = ["take", "turn"].map((mode) => {
+    const b = el("button", { type: "button", class: "btn-small", role: "radio", "data-tap": mode, "data-testid": `tap-${mode}` }, t(mode === "take" ? "nr.tap.take" : "nr.tap.turn"));
+    b.addEventListener("click", () => {
+      tapMode = mode;
+      if (last) render(last);
+    });
+    tapToggle.append(b);
+    return b;
+  });
+
+  // One grid; style.css places the parts (two columns on a wide screen, one on a phone).
+  const main = el("div", { class: "nr-main" }, mine, centre);
+  const aside = el("div", { class: "nr-aside" });
+  if (seat !== null) {
+    aside.append(el("div", { class: "nr-handbar" }, handBox, bar));
+    main.append(keysLine);
+  }
+  aside.append(others, checkBox, el("details", { class: "nr-log-box", open: true }, el("summary", {}, t("nr.log")), logBox));
+  put(root, status, banner, el("div", { class: "nr-layout" }, main, aside));
+  if (seat === null) mine.hidden = true;
+
+  // -- words -------------------------------------------------------------------------------------------
+  function name(s) {
+    if (s === seat && seat !== null) return t("nr.you");
+    return ctx.seatName(s);
+  }
+  const colourName = (c) => t(`nr.colour.${c}`);
+  const symbolName = (s) => t(`nr.symbol.${s}`);
+
+  function sideText(sideInfo) {
+    const { symbol, colour, number } = sideInfo;
+    const n = pad2(number);
+    if (symbol === "any" && colour === "any") return t("nr.side.any_all", { number: n });
+    if (symbol === "any") return t("nr.side.any_symbol", { colour: colourName(colour), number: n });
+    if (colour === "any") return t("nr.side.any_colour", { symbol: symbolName(symbol), number: n });
+    return t("nr.side", { symbol: symbolName(symbol), colour: colourName(colour), number: n });
+  }
+
+  function condText(place) {
+    switch (place.kind) {
+      case "symbol":
+        return t("nr.cond.symbol", { symbol: symbolName(place.symbol) });
+      case "colour":
+        return t("nr.cond.colour", { colour: colourName(place.colour) });
+      case "both":
+        return t("nr.cond.both", { symbol: symbolName(place.symbol), colour: colourName(place.colour) });
+      case "first":
+        return t("nr.cond.first", { digit: place.digit });
+      case "last":
+        return t("nr.cond.last", { digit: place.digit });
+      default:
+        return place.text;
+    }
+  }
+
+  function problemText(problem, task) {
+    const reason = String(problem.reason || "");
+    if (reason === "empty") return t("nr.problem.empty");
+    const sign = /^(\d+) ([<>]) (\d+) does not hold$/.exec(reason);
+    if (sign) return t(sign[2] === "<" ? "nr.problem.less" : "nr.problem.greater", { left: sign[1], right: sign[3] });
+    const place = task?.places?.[problem.place];
+    if (reason.startsWith("needs ") && place && place.kind !== "unknown") return t("nr.problem.needs", { what: condText(place) });
+    return reason;
+  }
+
+  // -- drawing pieces ----------------------------------------------------------------------------------
+  function glyphs(sideInfo) {
+    const symbols = sideInfo.symbol === "any" ? SYMBOLS : [sideInfo.symbol];
+    return el("span", { class: `nr-glyph${symbols.length > 1 ? " many" : ""}`, "aria-hidden": "true" }, symbols.map((s) => el("span", {}, GLYPH[s] || "?")));
+  }
+
+  /** One side of a tile: symbol(s) in colour over a two-digit number. */
+  function tileFace(sideInfo, extra = "", attrs = {}) {
+    const bonus = sideInfo.symbol === "any" || sideInfo.colour === "any";
+    return el(
+      "span",
+      {
+        class: `nr-tile c-${sideInfo.colour}${bonus ? " bonus" : ""} ${extra}`,
+        "data-symbol": sideInfo.symbol,
+        "data-colour": sideInfo.colour,
+        "data-number": sideInfo.number,
+        title: sideText(sideInfo),
+        role: "img",
+        "aria-label": sideText(sideInfo),
+        ...attrs,
+      },
+      glyphs(sideInfo),
+      el("span", { class: "nr-num" }, pad2(sideInfo.number)),
+    );
+  }
+
+  /** The condition of a place as printed on the card. */
+  function condFace(place, small = false) {
+    const cls = `nr-cond k-${place.kind}${small ? " small" : ""}`;
+    const label = condText(place);
+    const attrs = { class: cls, title: label, "aria-label": label, role: "img", "data-cond": place.text };
+    switch (place.kind) {
+      case "symbol":
+        return el("span", { ...attrs, class: `${cls} white` }, el("span", { class: "nr-glyph", "aria-hidden": "true" }, GLYPH[place.symbol]));
+      case "colour":
+        return el("span", attrs, el("span", { class: `nr-square c-${place.colour}`, "aria-hidden": "true" }));
+      case "both":
+        return el("span", { ...attrs, class: `${cls} c-${place.colour}` }, el("span", { class: "nr-glyph", "aria-hidden": "true" }, GLYPH[place.symbol]));
+      case "first":
+        return el("span", attrs, el("span", { class: "nr-digits", "aria-hidden": "true" }, String(place.digit), el("span", { class: "nr-blank" })));
+      case "last":
+        return el("span", attrs, el("span", { class: "nr-digits", "aria-hidden": "true" }, el("span", { class: "nr-blank" }), String(place.digit)));
+      default:
+        return el("span", attrs, place.text);
+    }
+  }
+
+  function signFace(sign, small = false) {
+    if (!sign) return null;
+    return el("span", { class: `nr-sign${small ? " small" : ""}`, title: t(sign === "<" ? "nr.sign.less" : "nr.sign.greater"), "data-sign": sign }, sign);
+  }
+
+  /** A task card: each place's condition with the tile laid there (or an empty place), signs between. */
+  function cardRow(taskText, slots, opts = {}) {
+    const task = taskText ? parseTask(taskText) : null;
+    const filled = (slots || []).findIndex((s) => !s);
+    const next = filled === -1 ? PLACES : filled;
+    const wrong = opts.wrong || new Map();
+    const cells = [];
+    for (let i = 0; i < PLACES; i++) {
+      const place = task?.places?.[i];
+      const laid = slots?.[i] || null;
+      const bad = wrong.has(i);
+      const cls = ["nr-place", laid ? "filled" : "empty", !laid && i === next && opts.live ? "next" : "", bad ? "wrong" : "", opts.checked && !bad && laid ? "right" : ""].filter(Boolean).join(" ");
+      cells.push(
+        el(
+          "div",
+          { class: cls, "data-place": i, "data-testid": opts.testid ? `${opts.testid}-${i}` : null, title: bad ? wrong.get(i) : null },
+          place ? condFace(place, opts.small) : el("span", { class: `nr-cond hidden-cond${opts.small ? " small" : ""}`, "aria-label": t("nr.face_down") }, "?"),
+          laid ? tileFace(laid, opts.small ? "small" : "") : el("span", { class: `nr-slot${opts.small ? " small" : ""}` }, opts.small ? "" : String(i + 1)),
+          i > 0 ? signFace(task?.signs?.[i - 1], opts.small) : null,
+          bad ? el("span", { class: "nr-mark bad", "aria-hidden": "true" }, "✗") : opts.checked && laid ? el("span", { class: "nr-mark ok", "aria-hidden": "true" }, "✓") : null,
+        ),
+      );
+    }
+    return el("div", { class: `nr-card-row${opts.small ? " small" : ""}`, "data-testid": opts.rowid || null, "data-filled": slots ? slots.filter(Boolean).length : 0 }, cells);
+  }
+
+  // -- actions -----------------------------------------------------------------------------------------
+  function legalOf(type, match = () => true) {
+    return (last?.legal || []).find((a) => a.type === type && match(a)) || null;
+  }
+
+  function send(action) {
+    if (!action || busy || seat === null) return;
+    const { seat: _s, at: _a, ...clean } = action;
+    busy = true;
+    waitStep = null;
+    root.classList.add("nr-busy");
+    clearTimeout(busyTimer);
+    busyTimer = setTimeout(release, 4000); // never stay stuck
+    if (last) renderControls(last);
+    ctx.send(clean).then(
+      (answer) => {
+        waitStep = answer?.step ?? null;
+        if (waitStep === null || (last && last.step >= waitStep)) release();
+      },
+      () => release(),
+    );
+  }
+
+  function release() {
+    busy = false;
+    waitStep = null;
+    clearTimeout(busyTimer);
+    root.classList.remove("nr-busy");
+    if (last) render(last);
+  }
+
+  function act(type) {
+    if (type === "turn") return send(legalOf("turn", (a) => a.spot === undefined || a.spot === null));
+    return send(legalOf(type));
+  }
+
+  function clickSpot(spot, event) {
+    const turn = tapMode === "turn" || event?.shiftKey;
+    if (turn) send(legalOf("turn", (a) => a.spot === spot));
+    else send(legalOf("take", (a) => a.spot === spot));
+  }
+
+  function onKey(event) {
+    if (seat === null || event.ctrlKey || event.metaKey || event.altKey || isTyping(event)) return;
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    const target = event.target;
+    // F on a focused centre tile (empty hand) turns that tile over where it lies.
+    if (key === "f" && target?.dataset?.spot !== undefined && legalOf("turn", (a) => a.spot === Number(target.dataset.spot))) {
+      event.preventDefault();
+      if (!event.repeat) send(legalOf("turn", (a) => a.spot === Number(target.dataset.spot)));
+      return;
+    }
+    if (key.startsWith("Arrow") && target?.dataset?.spot !== undefined) return moveFocus(target, key, event);
+    const candidates = ACTIONS.filter((x) => x.keys.includes(key));
+    if (!candidates.length) return;
+    event.preventDefault();
+    if (event.repeat) return;
+    const a = candidates.find((x) => legalOf(x.type, x.type === "turn" ? (y) => y.spot === undefined || y.spot === null : undefined));
+    if (a) act(a.type);
+  }
+  document.addEventListener("keydown", onKey);
+
+  function moveFocus(target, key, event) {
+    const index = cells.indexOf(target);
+    if (index < 0) return;
+    const top = target.offsetTop;
+    const columns = Math.max(1, cells.filter((c) => c.offsetTop === top).length);
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns, ArrowDown: columns }[key] || 0;
+    event.preventDefault();
+    for (let i = index + step; step && i >= 0 && i < cells.length; i += step) {
+      if (!cells[i].disabled) return cells[i].focus();
+    }
+  }
+
+  // -- rendering ---------------------------------------------------------------------------------------
+  function me(v) {
+    return seat === null ? null : v.players[seat] || null;
+  }
+
+  function stat(label, value, attrs = {}) {
+    return el("div", { class: "nr-stat", ...attrs }, el("span", { class: "nr-label" }, label), el("strong", {}, value));
+  }
+
+  function renderStatus(msg) {
+    const v = msg.view;
+    const p = me(v);
+    const items = [stat(t("nr.mode"), t(`nr.mode.${v.mode}`), { "data-testid": "mode", "data-value": v.mode })];
+    if (p) {
+      items.push(stat(t("nr.level"), t("nr.level_of", { level: p.level, last: v.last_level }), { "data-testid": "level", "data-value": p.level }));
+      if (v.mode === "universal") items.push(stat(t("nr.points"), String(p.cards_won.length), { "data-testid": "points", "data-value": p.cards_won.length }));
+      else items.push(stat(t("nr.completed"), String(p.completed), { "data-testid": "completed", "data-value": p.completed }));
+      items.push(stat(t("nr.losses"), String(p.losses), { "data-testid": "losses", "data-value": p.losses }));
+    } else items.push(stat(t("nr.last_level"), String(v.last_level)));
+    items.push(stat(t("nr.round"), String(v.round), { "data-testid": "round", "data-value": v.round }));
+    if (v.mode === "solo") {
+      items.push(
+        el("div", { class: "nr-stat nr-timer", "data-testid": "solo-timer", role: "timer" },
+          el("span", { class: "nr-label" }, t("nr.timer")),
+          el("strong", { class: "nr-time" }, t("nr.seconds", { s: Math.round((v.limit_ms || 0) / 1000) })),
+          el("span", { class: "nr-timebar", "aria-hidden": "true" }, el("span", {}))),
+      );
+    }
+    put(status, items);
+    startTimer(msg);
+  }
+
+  function startTimer(msg) {
+    clearInterval(timer);
+    timer = null;
+    const v = msg.view;
+    const box = status.querySelector(".nr-timer");
+    if (!box) return;
+    const due = msg.deadline ?? v.time_up_at;
+    const limit = v.limit_ms || 1;
+    const text = box.querySelector(".nr-time");
+    const fill = box.querySelector(".nr-timebar > span");
+    if (v.phase !== "playing" || due === null || due === undefined || msg.status === "over") {
+      box.dataset.running = "false";
+      fill.style.width = "100%";
+      return;
+    }
+    const ends = performance.now() + (due - 1 - (msg.clock ?? 0)); // the last ms in time is due - 1
+    box.dataset.running = "true";
+    const tick = () => {
+      const left = Math.max(0, ends - performance.now());
+      text.textContent = t("nr.seconds_left", { s: (left / 1000).toFixed(1) });
+      fill.style.width = `${Math.min(100, (100 * left) / limit)}%`;
+      box.classList.toggle("urgent", left <= 5000);
+      if (left <= 0) {
+        clearInterval(timer);
+        timer = null;
+      }
+    };
+    tick();
+    timer = setInterval(tick, 100);
+  }
+
+  function renderBanner(v) {
+    const p = me(v);
+    let text = "";
+    let cls = "";
+    const check = v.last_stop;
+    if (v.phase === "over") {
+      const o = v.outcome || {};
+      const winners = (o.winners || []).map(name).join(", ");
+      text = o.reason === "master" && winners ? t("nr.banner.master", { name: winners }) : winners ? t("nr.banner.over_winners", { names: winners }) : t("nr.banner.over");
+      cls = (o.winners || []).includes(seat) ? "good" : "done";
+    } else if (v.phase === "ready") {
+      const lead = check ? (check.reason === "time_up" ? t("nr.banner.time_up") : t(check.correct ? "nr.banner.checked_ok" : "nr.banner.checked_bad", { name: name(check.seat) })) + " " : "";
+      const votes = v.players.filter((x) => x.end_vote).map((x) => name(x.seat));
+      const voteText = votes.length ? " " + t("nr.banner.end_votes", { names: votes.join(", ") }) : "";
+      text = lead + (v.mode === "solo" ? t("nr.banner.ready_solo", { s: Math.round((v.limit_ms || 0) / 1000) }) : t("nr.banner.ready")) + voteText;
+      cls = check ? (check.correct ? "good" : "bad") : "ask";
+    } else if (v.phase === "playing") {
+      if (!p) text = t("nr.banner.watching", { round: v.round });
+      else if (p.slots.every(Boolean)) text = t("nr.banner.full");
+      else if (p.hand) text = t("nr.banner.holding", { place: p.slots.findIndex((s) => !s) + 1 });
+      else text = t("nr.banner.playing", { round: v.round });
+      cls = "play";
+    }
+    banner.className = `nr-banner ${cls}`;
+    banner.textContent = text;
+  }
+
+  function renderMine(v) {
+    const p = me(v);
+    if (!p) return;
+    const revealed = p.task !== null && p.task !== undefined;
+    put(
+      mine,
+      el("div", { class: "nr-card-head" },
+        el("span", { class: "nr-label" }, t("nr.your_card")),
+        el("span", { class: "nr-card-id" }, revealed ? t("nr.card_id", { level: p.level, card: p.card, side: p.side }) : t("nr.card_face_down", { level: p.level }))),
+      el("div", { class: `nr-card${revealed ? "" : " face-down"}`, "data-testid": "my-card", "data-task": p.task || "" },
+        cardRow(p.task, p.slots, { live: v.phase === "playing", testid: "place", rowid: "my-places" })),
+    );
+  }
+
+  function renderHand(v) {
+    if (seat === null) return;
+    const p = me(v);
+    const hand = p?.hand;
+    if (hand) {
+      put(
+        handBox,
+        el("span", { class: "nr-label" }, t("nr.in_hand")),
+        el("div", { class: "nr-hand-tiles" },
+          tileFace(hand.up, "big", { "data-testid": "hand-tile" }),
+          hand.down ? el("div", { class: "nr-down" }, el("span", { class: "nr-label" }, t("nr.other_side")), tileFace(hand.down, "small", { "data-testid": "hand-down" })) : null),
+      );
+      handBox.dataset.holding = "true";
+    } else {
+      const hint = v.phase === "playing" ? (p && p.slots.every(Boolean) ? t("nr.hand.full") : t("nr.hand.empty")) : v.phase === "ready" ? t("nr.hand.wait") : "";
+      put(handBox, el("span", { class: "nr-label" }, t("nr.in_hand")), el("div", { class: "nr-hand-empty" }, el("span", { class: "nr-slot big" }), el("span", { class: "muted" }, hint)));
+      handBox.dataset.holding = "false";
+    }
+  }
+
+  function renderControls(msg) {
+    if (seat === null) return;
+    const v = msg.view;
+    const over = v.phase === "over";
+    for (const a of ACTIONS) {
+      const b = buttons.get(a.type);
+      const legal = a.type === "turn" ? legalOf("turn", (x) => x.spot === undefined || x.spot === null) : legalOf(a.type);
+      // turn / place / return stay in place during a round (greyed out when not possible).
+      const always = v.phase === "playing" && ["turn", "place", "return"].includes(a.type);
+      b.hidden = over || !(legal || always);
+      b.disabled = !legal || busy;
+      b.dataset.legal = legal ? "true" : "false"; // a phone shows only the legal ones (style.css)
+    }
+    keysLine.hidden = over;
+    for (const b of tapButtons) {
+      const on = b.dataset.tap === tapMode;
+      b.setAttribute("aria-checked", on ? "true" : "false");
+      b.classList.toggle("on", on);
+    }
+    for (const tile of centreGrid.querySelectorAll('button[data-state="tile"]')) {
+      const spot = Number(tile.dataset.spot);
+      const ok = tapMode === "turn" ? legalOf("turn", (a) => a.spot === spot) : legalOf("take", (a) => a.spot === spot);
+      tile.setAttribute("aria-disabled", ok && !busy ? "false" : "true");
+      tile.classList.toggle("can", Boolean(ok));
+    }
+  }
+
+  // The centre's spots are persistent buttons updated in place: a state arriving between a press and its
+  // release (other players act many times a second) must not swallow the click.
+  const cells = [];
+  centreGrid.addEventListener("click", (event) => {
+    const b = event.target.closest("button[data-spot]");
+    if (!b || b.dataset.state !== "tile" || b.getAttribute("aria-disabled") === "true") return;
+    clickSpot(Number(b.dataset.spot), event);
+  });
+  centreGrid.addEventListener("contextmenu", (event) => {
+    const b = event.target.closest("button[data-spot]");
+    if (!b || b.dataset.state !== "tile") return;
+    const action = legalOf("turn", (a) => a.spot === Number(b.dataset.spot));
+    if (!action) return;
+    event.preventDefault(); // right click (or a long press) turns the tile over where it lies
+    send(action);
+  });
+
+  function renderCentre(v) {
+    const held = new Map();
+    let laid = 0;
+    for (const p of v.players) {
+      if (p.hand) held.set(p.hand.from_spot, p.seat);
+      laid += p.slots.filter(Boolean).length;
+    }
+    const lying = new Map(v.centre.map((c) => [c.spot, c.up]));
+    // Every tile is in the centre, in a hand or on a card: that many spots, so the layout never shifts.
+    let count = v.centre.length + held.size + laid;
+    for (const s of [...lying.keys(), ...held.keys()]) count = Math.max(count, s + 1);
+    while (cells.length < count) {
+      const spot = cells.length;
+      const b = el("button", { type: "button", class: "nr-spot", "data-spot": spot, "data-testid": `spot-${spot}` });
+      cells.push(b);
+      centreGrid.append(b);
+    }
+    while (cells.length > count) cells.pop().remove();
+    for (let spot = 0; spot < count; spot++) {
+      const b = cells[spot];
+      const up = lying.get(spot);
+      const who = held.get(spot);
+      const sig = up ? `tile:${up.symbol}:${up.colour}:${up.number}` : who !== undefined ? `held:${who}` : "gone";
+      if (b.dataset.sig === sig) continue;
+      b.dataset.sig = sig;
+      if (up) {
+        b.dataset.state = "tile";
+        b.disabled = false;
+        b.className = "nr-spot";
+        b.removeAttribute("title");
+        b.setAttribute("aria-label", t("nr.spot_label", { spot: spot + 1, side: sideText(up) }));
+        put(b, tileFace(up));
+      } else if (who !== undefined) {
+        b.dataset.state = "held";
+        b.disabled = true;
+        b.className = `nr-spot gone held${who === seat ? " mine" : ""}`;
+        b.title = t("nr.held_by", { name: name(who) });
+        b.setAttribute("aria-label", t("nr.held_by", { name: name(who) }));
+        put(b, el("span", { class: "nr-held-by", "aria-hidden": "true" }, "↗"));
+      } else {
+        b.dataset.state = "gone";
+        b.disabled = true;
+        b.className = "nr-spot gone";
+        b.removeAttribute("title");
+        b.setAttribute("aria-label", t("nr.spot_empty", { spot: spot + 1 }));
+        put(b);
+      }
+    }
+    const playing = v.phase === "playing";
+    put(
+      centreHead,
+      el("span", { class: "nr-label" }, t("nr.centre"), " ", el("span", { class: "nr-count", "data-testid": "centre-count" }, t("nr.tiles_n", { n: v.centre.length }))),
+      seat !== null && playing ? el("span", { class: "nr-tap-wrap" }, el("span", { class: "muted" }, t("nr.tap_does")), tapToggle) : null,
+    );
+    centre.dataset.phase = v.phase;
+  }
+
+  function renderOthers(v) {
+    const seats = ctx.seats();
+    const items = [];
+    for (const p of v.players) {
+      if (p.seat === seat) continue;
+      const info = seats.find((x) => x.seat === p.seat) || {};
+      const online = info.kind === "bot" || info.connected || info.replaced;
+      const filled = p.slots.filter(Boolean).length;
+      items.push(
+        el("div", { class: `nr-player${online ? "" : " offline"}`, "data-seat": p.seat, "data-testid": `player-${p.seat}`, "data-filled": filled, "data-level": p.level },
+          el("div", { class: "nr-player-head" },
+            el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? t("presence.online") : t("presence.offline") }),
+            el("strong", {}, name(p.seat)),
+            info.kind === "bot" ? el("span", { class: "badge" }, t("seat.bot")) : null,
+            info.replaced ? el("span", { class: "badge" }, t("seat.replaced")) : null,
+            p.end_vote ? el("span", { class: "badge nr-vote" }, t("nr.voted_end")) : null,
+            el("span", { class: "nr-player-stats" },
+              t("nr.level_short", { level: p.level }), " · ",
+              v.mode === "universal" ? t("nr.points_short", { n: p.cards_won.length }) : t("nr.completed_short", { n: p.completed }))),
+          el("div", { class: "nr-progress-line" },
+            el("div", { class: "nr-progress", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": PLACES, "aria-valuenow": filled, "aria-label": t("nr.progress", { n: filled }) },
+              el("span", { style: `width:${(100 * filled) / PLACES}%` })),
+            el("span", { class: "nr-progress-text" }, t("nr.progress", { n: filled }))),
+          el("div", { class: "nr-mini" }, cardRow(p.task, p.slots, { small: true, rowid: `places-${p.seat}` }),
+            p.hand ? el("span", { class: "nr-mini-hand" }, t("nr.holding"), tileFace(p.hand.up, "small")) : null),
+        ),
+      );
+    }
+    put(others, items.length ? el("h3", { class: "nr-label" }, seat === null ? t("nr.players") : t("nr.others")) : null, items);
+    others.hidden = items.length === 0;
+  }
+
+  function renderCheck(v) {
+    const c = v.last_stop;
+    if (!c) {
+      checkBox.hidden = true;
+      return;
+    }
+    const task = parseTask(c.task);
+    const wrong = new Map();
+    for (const p of c.problems || []) {
+      const text = problemText(p, task);
+      wrong.set(p.place, wrong.has(p.place) ? `${wrong.get(p.place)}; ${text}` : text);
+    }
+    const who = c.seat === null ? t("nr.timer") : name(c.seat);
+    const verdict = c.reason === "time_up" ? t("nr.check.time_up", { s: (c.elapsed_ms / 1000).toFixed(1) }) : c.correct ? t("nr.check.correct", { name: who, s: (c.elapsed_ms / 1000).toFixed(1) }) : t("nr.check.wrong", { name: who, s: (c.elapsed_ms / 1000).toFixed(1) });
+    checkBox.hidden = false;
+    checkBox.dataset.correct = c.correct ? "true" : "false";
+    checkBox.dataset.round = c.round;
+    checkBox.dataset.reason = c.reason;
+    checkBox.className = `nr-check ${c.correct ? "ok" : "bad"}${v.phase === "ready" ? " fresh" : ""}`;
+    put(
+      checkBox,
+      el("div", { class: "nr-check-head" },
+        el("span", { class: "nr-label" }, t("nr.check.title", { round: c.round })),
+        el("span", { class: "nr-card-id" }, t("nr.card_id", { level: c.level, card: c.card, side: c.side }))),
+      el("p", { class: "nr-verdict", "data-testid": "check-verdict" }, el("span", { class: "nr-verdict-mark", "aria-hidden": "true" }, c.correct ? "✓" : "✗"), " ", verdict),
+      el("div", { class: "nr-card small-card" }, cardRow(c.task, c.layout, { small: true, wrong, checked: true, rowid: "check-places" })),
+      wrong.size
+        ? el("ul", { class: "nr-problems", "data-testid": "check-problems" },
+            [...wrong.entries()].sort((a, b) => a[0] - b[0]).map(([place, text]) => el("li", { "data-place": place }, el("strong", {}, t("nr.place_n", { n: place + 1 })), " ", text)))
+        : null,
+    );
+  }
+
+  function render(msg) {
+    const v = msg.view;
+    root.dataset.phase = v.phase;
+    root.dataset.round = v.round;
+    root.dataset.mode = v.mode;
+    const p = me(v);
+    root.dataset.holding = p?.hand ? "true" : "false";
+    root.dataset.filled = p ? p.slots.filter(Boolean).length : 0;
+    renderStatus(msg);
+    renderBanner(v);
+    renderMine(v);
+    renderHand(v);
+    renderCentre(v);
+    renderOthers(v);
+    renderCheck(v);
+    renderControls(msg);
+  }
+
+  // -- events: a short log of what happened -------------------------------------------------------------
+  function describe(ev) {
+    switch (ev.type) {
+      case "round_started":
+        return t("nr.ev.round_started", { round: ev.round });
+      case "checked":
+        if (ev.reason === "time_up") return t("nr.ev.time_up", { round: ev.round });
+        return t(ev.correct ? "nr.ev.checked_ok" : "nr.ev.checked_bad", { name: name(ev.seat), s: (ev.elapsed_ms / 1000).toFixed(1) });
+      case "card_drawn":
+        return t("nr.ev.card_drawn", { name: name(ev.seat), level: ev.level });
+      case "end_vote":
+        return t("nr.ev.end_vote", { name: name(ev.seat) });
+      case "game_over":
+        return t("nr.ev.game_over");
+      case "placed":
+        return ev.seat === seat ? t("nr.ev.placed", { place: ev.slot + 1, side: sideText(ev.up) }) : "";
+      default:
+        return "";
+    }
+  }
+
+  function events(list, info = {}) {
+    for (const ev of list) {
+      const text = describe(ev);
+      if (text) log.unshift({ text, type: ev.type });
+      if (!info.replayed && ev.type === "checked") {
+        checkBox.classList.remove("nr-pop");
+        void checkBox.offsetWidth; // restart the animation
+        checkBox.classList.add("nr-pop");
+      }
+    }
+    log.splice(40);
+    put(logBox, log.map((e) => el("li", { class: `ev-${e.type}` }, e.text)));
+  }
+
+  return {
+    update(msg) {
+      last = msg;
+      if (busy && waitStep !== null && msg.step >= waitStep) {
+        busy = false;
+        waitStep = null;
+        clearTimeout(busyTimer);
+        root.classList.remove("nr-busy");
+      }
+      render(msg);
+    },
+    events,
+    presence() {
+      if (last) render(last);
+    },
+    over() {
+      clearInterval(timer);
+      if (last) render(last);
+    },
+    destroy() {
+      document.removeEventListener("keydown", onKey);
+      clearInterval(timer);
+      clearTimeout(busyTimer);
+      root.replaceChildren();
+      root.classList.remove("nr", "nr-busy");
+    },
+  };
+}
+
+/** One line describing a recorded action, for the replay page. */
+export function describeAction(action, ctx) {
+  const who = action.seat === null || action.seat === undefined ? "" : ctx.seatName(action.seat);
+  const key = `nr.rec.${action.type}`;
+  const params = { name: who, spot: action.spot === undefined || action.spot === null ? "" : action.spot + 1 };
+  if (action.type === "turn" && params.spot !== "") return ctx.t("nr.rec.turn_spot", params);
+  const text = ctx.t(key, params);
+  return text === key ? `${who}: ${action.type}` : text;
+}
