@@ -2,6 +2,8 @@
 // (plus `deadline` / `clock` for the SOLO timer) and the events this seat may see. Implements the
 // game-module interface of docs/web.md. Every action sent is one that `legal` lists, with its parameters.
 
+import { fill as put, h as el } from "../../js/common.js";
+
 const GLYPH = { sun: "☀", moon: "☾", lightning: "ϟ" };
 const SYMBOLS = ["sun", "moon", "lightning"];
 const PLACES = 7;
@@ -16,23 +18,6 @@ const ACTIONS = [
   { type: "stop", key: "S", keys: ["s"], cls: "nr-btn-stop" },
   { type: "end", key: "E", keys: ["e"], cls: "nr-btn-end" },
 ];
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-// replaceChildren() would print null as "null": drop empty parts first.
-function put(node, ...children) {
-  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
-}
 
 function pad2(n) {
   return String(n).padStart(2, "0");

@@ -1,6 +1,8 @@
 // The Mind at the table. Renders only what the server sends: `view` and `legal` from each state message,
 // and the events this seat may see. Implements the game-module interface of docs/web.md.
 
+import { fill as put, h as el } from "../../js/common.js";
+
 const ACTIONS = [
   // type, key shown, keys accepted, class
   { type: "play", key: "Space", keys: [" ", "Spacebar"], cls: "btn-primary tm-play" },
@@ -13,23 +15,6 @@ const ACTIONS = [
 ];
 // Always shown for a player (disabled when not legal), so the layout stays put; the others appear when legal.
 const ALWAYS = new Set(["play", "propose_star"]);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-// replaceChildren() would print null as "null": drop empty parts first.
-function put(node, ...children) {
-  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
-}
 
 function card(value, extra = "") {
   return el("span", { class: `tm-card ${extra}`, "data-card": value }, String(value));
