@@ -100,6 +100,12 @@ def games_with(hook: str) -> list[str]:
 
 
 GameArgument = Annotated[str, typer.Argument(metavar="GAME", help="The game id (see `mindtable games`).")]
+GameOptionOption = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="A game option key=value (repeatable).")
+]
+BotParamOption = Annotated[
+    list[str] | None, typer.Option("--bot-param", help="A bot parameter key=value (repeatable).")
+]
 PlayersOption = Annotated[
     int | None, typer.Option("--players", "-p", help="Seats at the table (default: the fewest the game allows).")
 ]
@@ -115,12 +121,8 @@ def play(
     bot: Annotated[
         str | None, typer.Option("--bot", "-b", help="The bot for the other seats (default: the game's first).")
     ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A game option key=value (repeatable).")
-    ] = None,
-    bot_param: Annotated[
-        list[str] | None, typer.Option("--bot-param", help="A bot parameter key=value (repeatable).")
-    ] = None,
+    option: GameOptionOption = None,
+    bot_param: BotParamOption = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (default: random, printed).")] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the record of the game to this JSON file.")] = None,
 ) -> None:

@@ -13,7 +13,9 @@ from rich.table import Table
 
 from mindtable.cli.play import (
     COMMAND_WITH_GAME_OPTIONS,
+    BotParamOption,
     GameArgument,
+    GameOptionOption,
     PlayersOption,
     fail,
     game_option_flags,
@@ -98,12 +100,8 @@ def simulate(
     engine: Annotated[
         str, typer.Option("--engine", help="auto (fast batch simulator when the game has one), match or vector.")
     ] = "auto",
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A game option key=value (repeatable).")
-    ] = None,
-    bot_param: Annotated[
-        list[str] | None, typer.Option("--bot-param", help="A bot parameter key=value (repeatable).")
-    ] = None,
+    option: GameOptionOption = None,
+    bot_param: BotParamOption = None,
     json_path: Annotated[Path | None, typer.Option("--json", help="Write the summary as JSON to this file.")] = None,
     plot_path: Annotated[
         Path | None, typer.Option("--plot", help="Plot the progress distribution to this image.")

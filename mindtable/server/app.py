@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from mindtable.core import available_game_ids, get_game
 from mindtable.core.match import replay_steps
 from mindtable.server.protocol import ProtocolError, parse_message
-from mindtable.server.rooms import Connection, RoomError, RoomManager, Settings
+from mindtable.server.rooms import Connection, Room, RoomError, RoomManager, Settings
 from mindtable.server.storage import Storage, normalize_url
 
 log = logging.getLogger("mindtable.server")
@@ -141,6 +141,11 @@ def _bearer(authorization: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" else None
 
 
+def _seat_granted(room: Room, seat: int | None, token: str | None) -> dict[str, Any]:
+    """The answer of every lobby call that hands out a seat (create, join, rematch)."""
+    return {"code": room.code, "seat": seat, "token": token, "room": room.to_dict()}
+
+
 def create_app(
     db_url: str | None = None,
     *,
@@ -225,7 +230,7 @@ def create_app(
                 replacement_bot=body.replacement_bot,
             ),
         )
-        return {"code": room.code, "seat": seat, "token": token, "room": room.to_dict()}
+        return _seat_granted(room, seat, token)
 
     @app.get("/api/rooms", response_model=list[RoomOut], tags=["lobby"], summary="Public rooms, waiting or playing")
     async def list_rooms(request: Request) -> list[dict[str, Any]]:
@@ -244,7 +249,7 @@ def create_app(
     )
     async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
         room, seat, token = await manager_of(request).join(code, body.name, body.seat)
-        return {"code": room.code, "seat": seat, "token": token, "room": room.to_dict()}
+        return _seat_granted(room, seat, token)
 
     @app.post(
         "/api/rooms/{code}/leave",
@@ -266,7 +271,7 @@ def create_app(
     )
     async def rematch_room(code: str, request: Request, authorization: str | None = Header(None)) -> dict[str, Any]:
         room, seat, token = await manager_of(request).rematch(code, _bearer(authorization))
-        return {"code": room.code, "seat": seat, "token": token, "room": room.to_dict()}
+        return _seat_granted(room, seat, token)
 
     async def finished_room(code: str, request: Request, what: str) -> Any:
         room = await manager_of(request).require(code)
