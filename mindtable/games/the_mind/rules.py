@@ -9,7 +9,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from mindtable.core.errors import IllegalAction
+from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Event, Result
 from mindtable.core.game import ActionDict, Game, State
 from mindtable.core.options import Option
@@ -82,10 +82,10 @@ class TheMind(Game):
         resolved["stars"] = stars if options["stars"] is None else options["stars"]
         resolved["last_level"] = last_level if options["last_level"] is None else options["last_level"]
         if resolved["last_level"] * players > len(CARDS):
-            raise_options(
+            raise InvalidOptions(
                 f"last_level {resolved['last_level']} needs {resolved['last_level'] * players} cards for "
                 f"{players} players; the deck has {len(CARDS)}",
-                "last_level",
+                option="last_level",
             )
         return resolved
 
@@ -274,12 +274,6 @@ class TheMind(Game):
         }
         reason = {WON: "won", LOST: "lost", FINISHED: "blind_finished"}[phase]
         return Result(tuple(range(players)) if won else (), (float(progress),) * players, reason, details)
-
-
-def raise_options(message: str, option: str) -> None:
-    from mindtable.core.errors import InvalidOptions
-
-    raise InvalidOptions(message, option=option)
 
 
 # -- helpers used by the transitions -------------------------------------------------------------------
