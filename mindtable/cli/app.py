@@ -6,8 +6,8 @@ games may add a command group of their own through ``Game.cli_commands``.
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
+import sys
 
 import typer
 
@@ -34,13 +34,17 @@ def _register_commands() -> None:
         if importlib.util.find_spec(module_name) is None:
             continue
         importlib.import_module(module_name).register(app)
+    from mindtable.core.errors import MindtableError
+    from mindtable.core.hooks import resolve
     from mindtable.core.registry import available_game_ids, get_game
 
     for game_id in available_game_ids():
-        target = getattr(get_game(game_id), "cli_commands", None)
-        if target:
-            module_name, _, attribute = target.partition(":")
-            app.add_typer(getattr(importlib.import_module(module_name), attribute), name=game_id)
+        try:
+            target = getattr(get_game(game_id), "cli_commands", None)
+            if target:
+                app.add_typer(resolve(target, f"the commands of {game_id!r}"), name=game_id)
+        except MindtableError as exc:  # one broken plugin never breaks the whole CLI
+            sys.stderr.write(f"mindtable: skipping the commands of {game_id!r}: {exc}\n")
 
 
 _register_commands()

@@ -7,7 +7,6 @@ that is not human with ``Game.make_bot``, and hands over to the game's terminal 
 
 from __future__ import annotations
 
-import importlib
 import json
 import secrets
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from rich.markup import escape
 from mindtable.core.bots import Bot
 from mindtable.core.errors import GameNotAvailable, MindtableError, UnknownGame
 from mindtable.core.game import Game
+from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import new_match
 from mindtable.core.registry import available_game_ids, get_game
 
@@ -80,11 +80,11 @@ def resolve_game(game_id: str) -> Game:
 
 
 def load_hook(target: str) -> Callable[..., Any]:
-    module_name, _, attribute = target.partition(":")
     try:
-        return getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as exc:
-        fail(f"the hook {target} cannot be loaded: {exc}")
+        hook: Callable[..., Any] = resolve(target, "hook")
+    except HookError as exc:
+        fail(str(exc))
+    return hook
 
 
 def games_with(hook: str) -> list[str]:

@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -89,12 +88,12 @@ def _freeze(actions: list[dict[str, Any]]) -> tuple[Any, ...]:
 def load_bot(game: Game, name: str, seat: int, seed: int = 0, **params: Any) -> Bot:
     """Build the bot called ``name`` for ``game``; unknown names get an error listing the known ones."""
     from mindtable.core.errors import InvalidOptions
+    from mindtable.core.hooks import resolve
 
     target = game.bots.get(name)
     if target is None:
         raise InvalidOptions(f"unknown bot {name!r} for {game.id}; available bots: {', '.join(sorted(game.bots))}")
-    module_name, _, attribute = target.partition(":")
-    factory = getattr(importlib.import_module(module_name), attribute)
+    factory = resolve(target, f"bot {name!r} of {game.id}")
     try:
         bot: Bot = factory(seat=seat, seed=seed, **params)
     except TypeError as exc:

@@ -17,22 +17,38 @@ class MindtableError(Exception):
 class IllegalAction(MindtableError):
     """An action the rules do not allow now.
 
-    ``code`` is stable and machine-readable (``"not_your_turn"``, ``"no_cards"``...); ``message`` explains it
-    to a person. The match is left exactly as it was.
+    ``code`` is stable and machine-readable (``"not_your_turn"``, ``"no_cards"``...) and ``params`` hold what a
+    page needs to say it in any language (``{"lowest": 12}``); ``message`` explains it to a person in English.
+    Codes are declared with their English template by the core (:data:`mindtable.core.codes.CORE_CODES`) and by
+    each game (``Game.codes``); a game raises with :func:`~mindtable.core.codes.refuse` and the match fills in
+    the message from the template. The match is left exactly as it was.
 
-    >>> err = IllegalAction("no_cards", "seat 1 has no card left to play")
-    >>> err.code, str(err)
-    ('no_cards', 'seat 1 has no card left to play')
+    >>> err = IllegalAction("no_cards", "seat 1 has no card left to play", params={"seat": 1})
+    >>> err.code, str(err), err.to_dict()["params"]
+    ('no_cards', 'seat 1 has no card left to play', {'seat': 1})
     """
 
-    def __init__(self, code: str, message: str, action: Mapping[str, Any] | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        code: str,
+        message: str | None = None,
+        action: Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         self.code = code
-        self.message = message
+        self.params: dict[str, Any] = dict(params or {})
+        self.message = message if message is not None else code.replace("_", " ")
+        super().__init__(self.message)
         self.action = dict(action) if action is not None else None
 
+    def with_message(self, message: str) -> IllegalAction:
+        """The same refusal with its English message filled in from a template."""
+        self.message = message
+        self.args = (message,)
+        return self
+
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message}
+        return {"code": self.code, "params": dict(self.params), "message": self.message}
 
 
 class UnknownGame(MindtableError, ValueError):

@@ -9,13 +9,12 @@ an instance (see :mod:`mindtable.core.registry`). The contract, in the order a m
 
 ``initial_state(players, options, rng)``
     The state before the first action.
-``legal_actions(state, seat)``
-    The actions ``seat`` may take now, as dicts ``{"type": ..., "seat": seat, ...}`` (without ``"at"``).
-``check(state, action)``
-    Raise :class:`~mindtable.core.errors.IllegalAction` if ``action`` is not allowed now. Must not change
-    ``state``: the match calls it before ``apply`` so that a refused action changes nothing.
-``apply(state, action, rng)``
-    Change ``state`` in place for an action that passed ``check``; return the events, each with its audience.
+``moves``
+    The move table (:mod:`mindtable.core.moves`): each move declared once with its gate (who, when), its
+    parameters and its effect. ``legal_actions``, ``check`` and ``apply`` come from it, so what is listed is
+    exactly what is accepted.
+``codes``
+    The game's reason codes with their English templates (:mod:`mindtable.core.codes`).
 ``view(state, seat)``
     What ``seat`` may see (``None``: a spectator). Hidden information never appears here.
 ``result(state)``
@@ -30,7 +29,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mindtable.core.codes import describe
+from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Deadline, Event, Result
+from mindtable.core.moves import MoveTable
 from mindtable.core.options import Option
 
 if TYPE_CHECKING:
@@ -48,6 +50,10 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: Where the game is listed among the others (lower first).
+    order: ClassVar[int] = 100
+    #: A rules engine is installed (an :class:`~mindtable.core.registry.Announced` game says False).
+    available: ClassVar[bool] = True
     #: Real-time games require ``"at"`` (ms since the match began) on every action.
     realtime: ClassVar[bool] = False
     #: Everyone wins or loses together.
@@ -65,6 +71,14 @@ class Game(ABC):
     cli_commands: ClassVar[str | None] = None
     #: The folder, inside the ``mindtable.web`` static tree, of this game's browser module (if any).
     web_module: ClassVar[str | None] = None
+    #: The moves of the game, each declared once (see :mod:`mindtable.core.moves`).
+    moves: ClassVar[MoveTable | None] = None
+    #: Reason codes -> English template with ``{parameters}`` (see :mod:`mindtable.core.codes`).
+    codes: ClassVar[Mapping[str, str]] = {}
+    #: Bumped whenever a rule changes what an action does; records carry it and replays report a change.
+    rules_revision: ClassVar[int] = 1
+    #: Bot parameters: bot name -> the parameters it takes, each declared like an option.
+    bot_params: ClassVar[Mapping[str, Sequence[Option]]] = {}
 
     def players_allowed(self) -> str:
         if self.min_players == self.max_players:
@@ -78,14 +92,48 @@ class Game(ABC):
     @abstractmethod
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State: ...
 
-    @abstractmethod
-    def legal_actions(self, state: State, seat: int) -> list[ActionDict]: ...
+    # -- moves: listing, checking and applying all come from the move table ----------------------------
+    def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[ActionDict]:
+        """The actions ``seat`` may take now: one entry per listed choice, typed inputs as ``"inputs"``."""
+        return self._table().legal_actions(state, seat, at)
 
-    @abstractmethod
-    def check(self, state: State, action: Mapping[str, Any]) -> None: ...
+    def normalize_action(self, state: State, action: Mapping[str, Any]) -> ActionDict:
+        """``action`` reduced to its move's declared fields, defaults filled in; refusals raise IllegalAction."""
+        return self._table().normalize(state, action)
 
-    @abstractmethod
-    def apply(self, state: State, action: Mapping[str, Any], rng: Rng) -> list[Event]: ...
+    def check(self, state: State, action: Mapping[str, Any]) -> None:
+        """Raise :class:`IllegalAction` if ``action`` is not allowed now; never changes ``state``."""
+        self.normalize_action(state, action)
+
+    def apply(self, state: State, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+        """Change ``state`` for a normalised action that passed the check; return the events."""
+        move = self._table().by_type[action["type"]]
+        return move.effect(state, dict(action), rng)
+
+    def to_act(self, state: State, players: int) -> list[int]:
+        """The seats expected to act now (whose turn it is). Default: every seat with a move open to it."""
+        table = self._table()
+        return [seat for seat in range(players) if table.open_to(state, seat)]
+
+    def explain(self, error: IllegalAction) -> IllegalAction:
+        """Fill in the English message of a refusal raised with a code and parameters."""
+        if error.message == error.code.replace("_", " "):
+            error.with_message(describe(error.code, error.params, self.codes))
+        return error
+
+    def content_digest(self, options: Mapping[str, Any]) -> str | None:
+        """A digest of the content files (tiles, decks, questions) the rules read while a match runs."""
+        return None
+
+    def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
+        """For tests: ``(seats allowed, text)`` pairs; ``text`` must never appear in another seat's JSON."""
+        return []
+
+    def _table(self) -> MoveTable:
+        table = self.moves
+        if table is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no move table (Game.moves)")
+        return table
 
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
@@ -116,5 +164,7 @@ class Game(ABC):
             "cooperative": self.cooperative,
             "options": [option.to_dict() for option in self.option_schema],
             "bots": sorted(self.bots),
+            "bot_params": {name: [o.to_dict() for o in params] for name, params in self.bot_params.items()},
             "web_module": self.web_module,
+            "rules_revision": self.rules_revision,
         }

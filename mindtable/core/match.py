@@ -14,30 +14,53 @@ mindtable.core.errors.IllegalAction: seat 0 is already ready
 >>> again = mindtable.replay(match.record())
 >>> again.snapshot() == match.snapshot()
 True
+
+Records
+-------
+A record (format 2) pins everything its replay depends on: the starting snapshot (so content dealt into the
+state — questions, tiles — comes from the record, never from bank files), the generator's algorithm, the
+game's rules revision and a digest of the content files the rules read while playing. :func:`record_notices`
+says when a record was made under other rules or content; :func:`replay` replays it anyway and, with
+``verify``, refuses a record whose stored result differs from the replayed one. Records of format 1 still load.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from mindtable.core.codes import MAX_TIME_MS, refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions, InvalidSnapshot, ReplayMismatch
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.game import Game
+from mindtable.core.moves import json_safe
 from mindtable.core.options import validate_options
 from mindtable.core.registry import get_game
 from mindtable.core.rng import Rng
 
-RECORD_FORMAT = "mindtable-record/1"
+RECORD_FORMAT = "mindtable-record/2"
+RECORD_FORMATS = ("mindtable-record/1", RECORD_FORMAT)
 SNAPSHOT_FORMAT = "mindtable-snapshot/1"
 
 
 class Match:
     """A running match. Build one with :func:`new_match`, :meth:`from_snapshot` or :func:`replay`."""
 
-    __slots__ = ("_actions", "_result", "_start", "clock", "game", "options", "players", "rng", "seed", "state")
+    __slots__ = (
+        "_actions",
+        "_lenient",
+        "_result",
+        "_start",
+        "clock",
+        "game",
+        "options",
+        "players",
+        "rng",
+        "seed",
+        "state",
+    )
 
     def __init__(
         self,
@@ -59,24 +82,43 @@ class Match:
         #: Time (ms since the match began) of the latest action that carried one.
         self.clock = clock
         self._actions: list[dict[str, Any]] = []
-        self._start = start
+        self._start = start if start is not None else self._snapshot_now()
         self._result: Result | None = game.result(state)
+        #: Replaying a format-1 record: fields the game does not declare are dropped instead of refused.
+        self._lenient = False
 
     # -- playing -------------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        """The actions ``seat`` may take now, as JSON-ready dicts (empty when the match is over)."""
+        """The actions ``seat`` may take now, as JSON-ready dicts (empty when the match is over).
+
+        An entry with ``"inputs"`` needs those fields filled in (typed text, a number) before it is applied.
+        """
         if self._result is not None:
             return []
         self._check_seat(seat, None)
-        return self.game.legal_actions(self.state, seat)
+        return self.game.legal_actions(self.state, seat, self.clock)
+
+    def to_act(self) -> list[int]:
+        """The seats expected to act now (whose turn it is); empty when the match is over."""
+        if self._result is not None:
+            return []
+        return self.game.to_act(self.state, self.players)
 
     def check(self, action: Mapping[str, Any] | Any) -> dict[str, Any]:
-        """Raise :class:`IllegalAction` if ``action`` is not allowed now; return it as a plain dict."""
-        action = self._normalize(action)
+        """Raise :class:`IllegalAction` if ``action`` is not allowed now; return it normalised.
+
+        The normalised action holds exactly the fields its move declares (defaults filled in, texts tidied)
+        with JSON-safe values: it is what :meth:`apply` records and what a server stores and broadcasts.
+        """
+        action = self._envelope(action)
         if self._result is not None:
-            raise IllegalAction("match_over", "the match is over; no more actions are accepted", action)
-        self.game.check(self.state, action)
-        return action
+            raise self.game.explain(refuse("match_over"))
+        try:
+            return self.game.normalize_action(self.state, action)
+        except IllegalAction as exc:
+            if exc.action is None:
+                exc.action = action
+            raise self.game.explain(exc) from None
 
     def apply(self, action: Mapping[str, Any] | Any) -> list[Event]:
         """Apply ``action`` (a dict or an object with ``to_dict()``) and return what happened.
@@ -97,64 +139,80 @@ class Match:
         self._result = self.game.result(self.state)
         return events
 
+    @property
+    def last_action(self) -> dict[str, Any] | None:
+        """The latest applied action as recorded (normalised); what a server stores and broadcasts."""
+        return self._actions[-1] if self._actions else None
+
     def _restore(self) -> None:
         """Rebuild the state from the start and the recorded actions (used only after a failed apply)."""
-        if self._start is not None:
-            again = Match.from_snapshot(self._start)
-        else:
-            again = new_match(self.game.id, self.players, self.seed, self.options)
+        again = Match.from_snapshot(self._start)
         for action in self._actions:
             again.game.apply(again.state, action, again.rng)
             again.clock = action.get("at", again.clock)
         self.state, self.rng, self.clock = again.state, again.rng, again.clock
 
-    def _normalize(self, action: Any) -> dict[str, Any]:
-        if not isinstance(action, Mapping):
-            to_dict = getattr(action, "to_dict", None)
-            if to_dict is None:
-                raise IllegalAction(
-                    "malformed_action", f"an action must be a dict or have to_dict(), got {type(action).__name__}"
-                )
-            action = to_dict()
+    def _envelope(self, action: Any) -> dict[str, Any]:
+        """The action as a plain dict with a valid type, seat and time, or a refusal; nothing else checked."""
+        if type(action) is not dict:
+            if not isinstance(action, Mapping):
+                to_dict = getattr(action, "to_dict", None)
+                if to_dict is None:
+                    raise self.game.explain(
+                        refuse("malformed_action", problem=f"a dict or an object with to_dict(), not {_kind(action)}")
+                    )
+                action = to_dict()
+                if not isinstance(action, Mapping):
+                    raise self.game.explain(
+                        refuse("malformed_action", problem=f"to_dict() must return a dict, not {_kind(action)}")
+                    )
+            action = dict(action)
         kind = action.get("type")
-        if not isinstance(kind, str) or not kind:
-            raise IllegalAction("malformed_action", "an action needs a 'type' string, e.g. {'type': 'play', ...}")
-        result = dict(action)
-        self._check_seat(result.get("seat"), result)
-        at = result.get("at")
+        if type(kind) is not str or not kind or len(kind) > 64:
+            raise self.game.explain(
+                refuse("malformed_action", problem="an action needs a 'type' string, e.g. {'type': 'play', ...}")
+            )
+        for key, value in action.items():
+            if type(key) is not str or (key != "at" and not json_safe(value)):
+                raise self.game.explain(
+                    refuse("malformed_action", problem=f"field {str(key)[:40]!r} is not plain JSON data")
+                )
+        if self._lenient:
+            action = self._drop_undeclared(action)
+        seat = action.get("seat")
+        if seat is not None:
+            self._check_seat(seat, action)
+        at = action.get("at")
         if at is None:
             if self.game.realtime:
-                raise IllegalAction(
-                    "missing_time",
-                    f"{self.game.id} is played in real time: every action needs 'at', "
-                    "its time in ms since the match began",
-                    result,
-                )
-            result.pop("at", None)
-        elif isinstance(at, bool) or not isinstance(at, int) or at < 0:
-            raise IllegalAction("malformed_action", f"'at' must be a whole number of ms >= 0, got {at!r}", result)
+                raise self.game.explain(refuse("missing_time", game=self.game.id))
+            if "at" in action:
+                action = {k: v for k, v in action.items() if k != "at"}
+        elif type(at) is not int or not 0 <= at <= MAX_TIME_MS:
+            raise self.game.explain(refuse("bad_time", at=repr(at)[:40], limit=MAX_TIME_MS))
         elif at < self.clock:
-            raise IllegalAction(
-                "time_went_backwards",
-                f"action at {at} ms is earlier than the previous action at {self.clock} ms",
-                result,
-            )
-        return result
+            raise self.game.explain(refuse("time_went_backwards", at=at, clock=self.clock))
+        return action
+
+    def _drop_undeclared(self, action: dict[str, Any]) -> dict[str, Any]:
+        table = self.game.moves
+        move = table.by_type.get(action["type"]) if table is not None else None
+        if move is None:
+            return action
+        return {k: v for k, v in action.items() if k in move.fields}
 
     def _check_seat(self, seat: Any, action: dict[str, Any] | None) -> None:
-        if seat is None and action is not None:
-            return  # system actions (deadlines) carry no seat; the game decides whether it accepts them
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(
-                "bad_seat", f"seat must be a whole number from 0 to {self.players - 1}, got {seat!r}", action
-            )
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise self.game.explain(refuse("bad_seat", last=self.players - 1, seat=repr(seat)[:40]))
 
     # -- looking -------------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see, JSON-ready; ``None`` is a spectator."""
+        """What ``seat`` may see, JSON-ready; ``None`` is a spectator. ``"to_act"`` lists whose turn it is."""
         if seat is not None:
             self._check_seat(seat, None)
-        return self.game.view(self.state, seat)
+        view = self.game.view(self.state, seat)
+        view["to_act"] = self.to_act()
+        return view
 
     @property
     def is_over(self) -> bool:
@@ -176,8 +234,7 @@ class Match:
         return copy.deepcopy(self._actions)
 
     # -- saving --------------------------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        """The full state as JSON (hidden information included): for referees, tests and saving."""
+    def _snapshot_now(self) -> dict[str, Any]:
         return {
             "format": SNAPSHOT_FORMAT,
             "game": self.game.id,
@@ -188,6 +245,10 @@ class Match:
             "clock": self.clock,
             "state": json.loads(json.dumps(self.state)),
         }
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state as JSON (hidden information included): for referees, tests and saving."""
+        return self._snapshot_now()
 
     @classmethod
     def from_snapshot(cls, snapshot: Mapping[str, Any]) -> Match:
@@ -206,7 +267,7 @@ class Match:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidSnapshot(f"snapshot field 'seed' must be an integer, got {seed!r}")
         try:
-            rng = Rng.from_dict(snapshot.get("rng", {"seed": seed, "draws": 0}))
+            rng = Rng.from_dict(snapshot.get("rng", {"seed": seed, "draws": 0, "algorithm": 2}))
         except ValueError as exc:
             raise InvalidSnapshot(f"snapshot field 'rng': {exc}") from None
         clock = snapshot.get("clock", 0)
@@ -233,20 +294,25 @@ class Match:
         return cls(game, players, options, seed, state, rng, clock, start=start)
 
     def record(self) -> dict[str, Any]:
-        """Everything needed to rebuild this match: game, options, seed and timestamped actions."""
+        """Everything needed to rebuild this match, with no file read: the start, the actions, what they ran on."""
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.game.id,
             "players": self.players,
             "options": copy.deepcopy(self.options),
             "seed": self.seed,
+            "rules": self.game.rules_revision,
+            "content": self.game.content_digest(self.options),
+            "start": copy.deepcopy(self._start),
             "actions": copy.deepcopy(self._actions),
         }
-        if self._start is not None:
-            record["start"] = copy.deepcopy(self._start)
         if self._result is not None:
             record["result"] = self._result.to_dict()
         return record
+
+
+def _kind(value: Any) -> str:
+    return type(value).__name__
 
 
 def _resolve_options(game: Game, players: Any, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -257,7 +323,9 @@ def _resolve_options(game: Game, players: Any, options: Mapping[str, Any]) -> di
     return game.normalize_options(players, validate_options(game.option_schema, options))
 
 
-def new_match(game_id: str, players: int, seed: int = 0, options: Mapping[str, Any] | None = None) -> Match:
+def new_match(
+    game_id: str, players: int, seed: int = 0, options: Mapping[str, Any] | None = None, *, algorithm: int | None = None
+) -> Match:
     """Start a match of ``game_id`` for ``players`` seats, seeded with ``seed``.
 
     Unknown game ids, player counts and options raise errors that list what is allowed.
@@ -266,41 +334,91 @@ def new_match(game_id: str, players: int, seed: int = 0, options: Mapping[str, A
     resolved = _resolve_options(game, players, options or {})
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptions(f"seed must be an integer, got {seed!r}", option="seed")
-    rng = Rng(seed)
+    rng = Rng(seed) if algorithm is None else Rng(seed, algorithm=algorithm)
     state = game.initial_state(players, resolved, rng)
     return Match(game, players, resolved, seed, state, rng)
 
 
-def replay(record: Mapping[str, Any], *, verify: bool = True) -> Match:
-    """Rebuild the match a record describes by applying its actions again.
-
-    With ``verify``, a record that stores a result must reach the same result.
-    """
+# -- records -------------------------------------------------------------------------------------------
+def _start_of(record: Mapping[str, Any]) -> Match:
+    """The match a record starts from (its start snapshot, or for format 1 a new match from its seed)."""
     if not isinstance(record, Mapping):
         raise InvalidSnapshot(f"a record must be a JSON object, got {type(record).__name__}")
-    if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-        raise InvalidSnapshot(f"record field 'format' must be {RECORD_FORMAT!r}, got {record.get('format')!r}")
+    fmt = record.get("format", RECORD_FORMATS[0])
+    if fmt not in RECORD_FORMATS:
+        raise InvalidSnapshot(f"record field 'format' must be one of {', '.join(RECORD_FORMATS)}, got {fmt!r}")
     if "start" in record:
         match = Match.from_snapshot(record["start"])
     else:
         for name in ("game", "players"):
             if name not in record:
                 raise InvalidSnapshot(f"record is missing the field {name!r}")
-        match = new_match(record["game"], record["players"], record.get("seed", 0), record.get("options"))
+        algorithm = 1 if fmt == RECORD_FORMATS[0] else None
+        match = new_match(
+            record["game"], record["players"], record.get("seed", 0), record.get("options"), algorithm=algorithm
+        )
+    match._lenient = fmt == RECORD_FORMATS[0]
+    return match
+
+
+def replay_into(
+    record: Mapping[str, Any], on_step: Callable[[Match, dict[str, Any], list[Event]], None] | None = None
+) -> Match:
+    """The one replay loop: start the record's match and apply its actions, calling ``on_step`` after each."""
+    match = _start_of(record)
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise InvalidSnapshot("record field 'actions' must be a list")
     for index, action in enumerate(actions):
         try:
-            match.apply(action)
+            events = match.apply(action)
         except IllegalAction as exc:
             raise ReplayMismatch(f"record action {index} ({action!r}) is illegal on replay: {exc}") from None
+        if on_step is not None:
+            on_step(match, match._actions[-1], events)
+    match._lenient = False
+    return match
+
+
+def replay(record: Mapping[str, Any], *, verify: bool = True) -> Match:
+    """Rebuild the match a record describes by applying its actions again.
+
+    With ``verify``, a record that stores a result must reach the same result. A record never needs a bank
+    file: the content it played with is in its start snapshot.
+    """
+    match = replay_into(record)
     stored = record.get("result")
     if verify and stored is not None:
         got = match.result.to_dict() if match.result else None
         if got != stored:
             raise ReplayMismatch(f"record claims result {stored!r} but replays to {got!r}")
     return match
+
+
+def record_notices(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What differs between the rules and content a record was made with and the installed ones.
+
+    Each notice is a code with parameters: ``rules_changed`` (the game's rules revision moved on),
+    ``content_changed`` (the content files the rules read differ), ``old_format`` (a format-1 record, made
+    before records pinned their content: it replays only while the code and files it used are unchanged).
+    """
+    notices: list[dict[str, Any]] = []
+    game = get_game(record.get("game", ""))
+    if record.get("format", RECORD_FORMATS[0]) == RECORD_FORMATS[0]:
+        notices.append({"code": "old_format", "params": {"format": RECORD_FORMATS[0]}})
+    recorded = record.get("rules")
+    if recorded is not None and recorded != game.rules_revision:
+        notices.append({"code": "rules_changed", "params": {"recorded": recorded, "installed": game.rules_revision}})
+    digest = record.get("content")
+    if digest is not None:
+        options = record.get("options") or {}
+        try:
+            installed = game.content_digest(_resolve_options(game, record.get("players"), options))
+        except InvalidOptions:
+            installed = None
+        if installed != digest:
+            notices.append({"code": "content_changed", "params": {"recorded": digest, "installed": installed}})
+    return notices
 
 
 def replay_steps(record: Mapping[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
@@ -310,15 +428,9 @@ def replay_steps(record: Mapping[str, Any], seat: int | None = None) -> list[dic
     ``seat`` may see, its view afterwards and the clock. Hidden information stays hidden: a spectator's
     replay shows no hand.
     """
-    match = Match.from_snapshot(record["start"]) if "start" in record else None
-    if match is None:
-        match = new_match(record["game"], record["players"], record.get("seed", 0), record.get("options"))
-    steps: list[dict[str, Any]] = [{"action": None, "events": [], "view": match.view(seat), "clock": match.clock}]
-    for index, action in enumerate(record.get("actions", [])):
-        try:
-            events = match.apply(action)
-        except IllegalAction as exc:
-            raise ReplayMismatch(f"record action {index} ({action!r}) is illegal on replay: {exc}") from None
+    steps: list[dict[str, Any]] = []
+
+    def step(match: Match, action: dict[str, Any], events: list[Event]) -> None:
         steps.append(
             {
                 "action": dict(action),
@@ -327,6 +439,10 @@ def replay_steps(record: Mapping[str, Any], seat: int | None = None) -> list[dic
                 "clock": match.clock,
             }
         )
+
+    first = _start_of(record)
+    steps.append({"action": None, "events": [], "view": first.view(seat), "clock": first.clock})
+    replay_into(record, step)
     return steps
 
 

@@ -21,7 +21,6 @@ raises ``NotImplementedError`` otherwise) and falls back to the match engine.
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 import os
 import threading
@@ -35,6 +34,7 @@ from mindtable.core.driver import play_out
 from mindtable.core.errors import InvalidOptions, MindtableError
 from mindtable.core.events import Result
 from mindtable.core.game import Game
+from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import new_match
 from mindtable.core.registry import get_game
 from mindtable.sim.stats import Tally, summarize
@@ -73,16 +73,10 @@ def load_batch_simulator(game: Game) -> Callable[..., list[Result]]:
     target = game.batch_simulator
     if not target:
         raise _VectorUnsupported(f"{game.title} has no batch simulator")
-    module_name, _, attribute = target.partition(":")
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
-            raise _VectorUnsupported(f"{game.title}'s batch simulator {target} is not installed") from None
-        raise
-    simulator = getattr(module, attribute, None)
-    if simulator is None:
-        raise _VectorUnsupported(f"{game.title}'s batch simulator {target} does not exist")
+        simulator: Callable[..., list[Result]] = resolve(target, f"{game.title}'s batch simulator")
+    except HookError as exc:
+        raise _VectorUnsupported(str(exc)) from None
     return simulator
 
 

@@ -61,7 +61,7 @@ def test_rng_is_deterministic_and_serialisable():
     b = Rng.from_dict(json.loads(json.dumps(Rng(5).to_dict())))
     other = list(range(20))
     b.shuffle(other)
-    assert deck == other and a.to_dict() == {"seed": 5, "draws": 1}
+    assert deck == other and a.to_dict() == {"seed": 5, "draws": 1, "algorithm": 2}
 
 
 def test_typed_actions_are_accepted():
@@ -78,8 +78,12 @@ def test_typed_actions_are_accepted():
         ({"seat": 0, "at": 1}, "malformed_action"),
         ({"type": "ready", "seat": 7, "at": 1}, "bad_seat"),
         ({"type": "ready", "seat": True, "at": 1}, "bad_seat"),
-        ({"type": "ready", "seat": 0, "at": -1}, "malformed_action"),
-        ({"type": "ready", "seat": 0, "at": 1.5}, "malformed_action"),
+        ({"type": "ready", "seat": 0, "at": -1}, "bad_time"),
+        ({"type": "ready", "seat": 0, "at": 10**30}, "bad_time"),
+        ({"type": "ready", "seat": 0, "at": 1, "mood": "calm"}, "unknown_field"),
+        ({"type": "play", "seat": 0, "at": 1, "card": True}, "not_playing"),
+        ({"type": "ready", "seat": 0, "at": 1, "note": "\ud800"}, "malformed_action"),
+        ({"type": "ready", "seat": 0, "at": 1.5}, "bad_time"),
         ({"type": "dance", "seat": 0, "at": 1}, "unknown_action"),
     ],
 )

@@ -51,13 +51,13 @@ def test_a_tile_in_hand_and_a_tile_in_the_centre_can_be_turned_over(nr) -> None:
     nr.act(match, type="turn", seat=0, at=7)
     nr.act(match, type="place", seat=0, slot=0, at=8)
     assert match.view(1)["players"][0]["slots"][0]["number"] == TILES[tile][up][2]
-    refused(match, "hand_empty", type="turn", seat=0, at=9)
+    refused(match, "turn_needs_spot", type="turn", seat=0, at=9)
 
 
 def test_places_fill_from_left_to_right(nr) -> None:
     match = nr.position()
     nr.act(match, type="take", seat=0, spot=0, at=1)
-    error = refused(match, "too_early", type="place", seat=0, slot=2, at=2)
+    error = refused(match, "slot_too_early", type="place", seat=0, slot=2, at=2)
     assert "place 0 to its left is still empty" in str(error)
     nr.act(match, type="place", seat=0, slot=0, at=3)
     nr.act(match, type="take", seat=0, spot=1, at=4)
@@ -86,7 +86,7 @@ def test_contested_tile_goes_to_the_earlier_timestamp_and_the_other_gets_a_clear
         match.apply({"type": "take", "seat": 0, "spot": 9, "at": 1100})
     assert info.value.code == "time_went_backwards"
     nr.act(match, type="place", seat=1, at=1300)
-    assert "lies on seat 1's card" in str(refused(match, "tile_taken", type="turn", seat=0, spot=9, at=1400))
+    assert "lies on seat 1's card" in str(refused(match, "tile_on_card", type="turn", seat=0, spot=9, at=1400))
 
 
 def test_stop_game_only_with_all_seven_places_filled(nr) -> None:
@@ -115,7 +115,7 @@ def test_a_correct_stop_advances_the_player_and_returns_the_card_to_the_box(nr) 
     assert match.state["centre"] != centre_before
     assert p1["slots"] == [None] * 7 and match.state["phase"] == "ready"
     assert state_problems(match.state, 2) == []
-    refused(match, "not_started", type="take", seat=1, spot=0, at=9001)
+    refused(match, "round_stopped", type="take", seat=1, spot=0, at=9001)
 
 
 def test_a_wrong_stop_gives_a_new_card_of_the_same_level_and_the_others_keep_theirs(nr) -> None:
@@ -215,8 +215,8 @@ def test_malformed_and_foreign_actions_are_refused_with_specific_codes(nr) -> No
     refused(match, "bad_spot", type="take", seat=0, spot=True, at=1)
     nr.act(match, type="take", seat=0, spot=1, at=1)
     refused(match, "bad_slot", type="place", seat=0, slot=7, at=2)
-    refused(match, "bad_seat", type="take", seat=None, spot=2, at=2)
-    refused(match, "not_a_player_action", type="time_up", seat=0, at=2)
+    refused(match, "seat_required", type="take", seat=None, spot=2, at=2)
+    refused(match, "system_action", type="time_up", seat=0, at=2)
     refused(match, "no_timer", type="time_up", seat=None, at=2)
     refused(match, "round_running", type="start", seat=1, at=2)
 

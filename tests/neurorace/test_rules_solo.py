@@ -40,11 +40,11 @@ def test_time_up_gives_a_new_card_of_the_same_level_and_counts_a_loss(nr) -> Non
     card = match.state["players"][0]["card"]
     with pytest.raises(IllegalAction) as info:
         match.apply(match.next_deadline().action | {"at": 20_000})
-    assert info.value.code == "too_early"
+    assert info.value.code == "timer_not_due"
     before = match.snapshot()
     with pytest.raises(IllegalAction) as info:
         match.apply({"type": "take", "seat": 0, "spot": 0, "at": 20_001})
-    assert info.value.code == "time_up" and match.snapshot() == before
+    assert info.value.code == "out_of_time" and match.snapshot() == before
     match.apply(match.next_deadline().due_action())
     player = match.state["players"][0]
     assert player["level"] == 1 and player["card"] != card and player["losses"] == 1

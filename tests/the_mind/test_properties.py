@@ -57,7 +57,7 @@ def assert_view_hides_other_hands(match: Match, seat: int) -> None:
     for other, hand in enumerate(state["hands"]):
         if other != seat:
             state["hands"][other] = sorted(next(free) for _ in hand)
-    assert match.game.view(state, seat) == match.view(seat)
+    assert match.game.view(state, seat) == {k: v for k, v in match.view(seat).items() if k != "to_act"}
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -120,7 +120,7 @@ def test_a_tampered_record_does_not_replay():
 
     play_out(match, {s: match.game.make_bot("proportional", seat=s, seed=1) for s in range(2)})
     record = match.record()
-    record["seed"] = 2
+    record["start"]["rng"]["seed"] = 2  # the start pins the first deal; later deals come from the generator
     try:
         mindtable.replay(record)
     except mindtable.ReplayMismatch as err:

@@ -79,7 +79,7 @@ True
 >>> match.apply({"type": "take", "seat": 0, "spot": 4, "at": 950})
 Traceback (most recent call last):
 ...
-mindtable.core.errors.IllegalAction: the tile at spot 4 was taken by seat 1 at 900 ms, before your action at 950 ms
+mindtable.core.errors.IllegalAction: the tile at spot 4 was taken by seat 1 at 900 ms
 """
 
 from mindtable.games.neurorace.rules import NeuroRace

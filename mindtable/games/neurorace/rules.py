@@ -23,9 +23,11 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
-from mindtable.core.game import ActionDict, Game, State
+from mindtable.core.game import Game, State
+from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option
 from mindtable.core.rng import Rng
 from mindtable.games.neurorace.components import TILE_COUNT, TILES, Side, side_dict
@@ -34,16 +36,11 @@ from mindtable.games.neurorace.tasks import PLACES, Task, format_task, layout_pr
 
 MODES = ("basic", "universal", "solo")
 READY, PLAYING, OVER = "ready", "playing", "over"
-ACTION_TYPES = ("start", "take", "turn", "place", "return", "take_back", "stop", "end", "time_up")
 MAX_PLAYERS = 6
 HIDDEN = (
     "the down side of every tile in the centre, on a card or in another player's hand; which tile (id) lies "
     "where; the task of a card before START (the card lies face down); the order of the cards in the box"
 )
-
-
-def _illegal(code: str, message: str, action: Mapping[str, Any]) -> IllegalAction:
-    return IllegalAction(code, message, action)
 
 
 def _parse_int_list(name: str, text: str | None, count: int | None, low: int, high: int) -> list[int] | None:
@@ -72,11 +69,225 @@ def tile_side(tile: int, up: int) -> Side:
     return TILES[tile][up]
 
 
+#: NeuroRace's reason codes (besides the core's), with their English templates.
+CODES = {
+    "round_running": "round {round} is already running",
+    "not_in_mode": "BASIC ends only when someone completes the last level; 'end' is for UNIVERSAL and SOLO",
+    "already_voted": "seat {seat} has already agreed to end the game",
+    "no_timer": "no timer is running (SOLO mode, during a round)",
+    "timer_not_due": "the time is up at {due} ms, not at {at} ms",
+    "not_started": "the round has not started: wait for START",
+    "round_stopped": "round {round} was stopped by {by} at {at} ms; wait for START",
+    "out_of_time": "the time for this task ran out at {limit} ms",
+    "hand_full": "you already hold a tile: place it or return it first",
+    "turn_in_hand": "you hold a tile: turn that one (leave out the spot)",
+    "hand_empty": "you hold no tile: take one from the centre first",
+    "turn_needs_spot": "you hold no tile: to turn a centre tile, say which spot",
+    "bad_spot": "'spot' must be a centre spot 0-{last}, got {spot}",
+    "tile_taken": "the tile at spot {spot} was taken by seat {by} at {taken_at} ms",
+    "tile_on_card": "the tile from spot {spot} lies on seat {by}'s card (place {place})",
+    "spot_empty": "spot {spot} is empty",
+    "bad_slot": "'slot' must be a place 0-{last}, got {slot}",
+    "slot_taken": "place {slot} already has a tile",
+    "card_full": "all 7 places are filled: say stop, or take a tile back",
+    "slot_too_early": "place {slot} is too early: place {free} to its left is still empty (fill from the left)",
+    "nothing_to_take_back": "your card has no tile on it",
+    "not_finished": "say stop only when all {places} places are filled; {filled} are",
+}
+
+
+# -- the moves: who may make each one and when (gates), and their parameters' domains --------------------------
+def _gate_ready_phase(state: State, seat: Any, at: Any) -> None:
+    if state["phase"] != READY:
+        raise refuse("round_running", round=state["round"])
+
+
+def _gate_end(state: State, seat: int, at: Any) -> None:
+    _gate_ready_phase(state, seat, at)
+    if state["mode"] == "basic":
+        raise refuse("not_in_mode")
+    if state["players"][seat]["end_vote"]:
+        raise refuse("already_voted", seat=seat)
+
+
+def _gate_time_up(state: State, seat: Any, at: Any) -> None:
+    due = _time_up_at(state)
+    if due is None:
+        raise refuse("no_timer")
+    if at is None or at < due:
+        raise refuse("timer_not_due", due=due, at=at)
+
+
+def _gate_playing(state: State, seat: int, at: Any) -> None:
+    if state["phase"] != PLAYING:
+        last = state["last_stop"]
+        if state["round"] and last is not None:
+            by = "the timer" if last["seat"] is None else f"seat {last['seat']}"
+            raise refuse("round_stopped", round=state["round"], by=by, at=last["at"])
+        raise refuse("not_started")
+    due = _time_up_at(state)
+    if due is not None and at is not None and at >= due:
+        raise refuse("out_of_time", limit=due - 1)
+
+
+def _gate_empty_handed(state: State, seat: int, at: Any) -> None:
+    _gate_playing(state, seat, at)
+    if state["players"][seat]["hand"] is not None:
+        raise refuse("hand_full")
+
+
+def _gate_holding(state: State, seat: int, at: Any) -> None:
+    _gate_playing(state, seat, at)
+    if state["players"][seat]["hand"] is None:
+        raise refuse("hand_empty")
+
+
+def _gate_place(state: State, seat: int, at: Any) -> None:
+    _gate_holding(state, seat, at)
+    if _filled(state["players"][seat]) == PLACES:
+        raise refuse("card_full")
+
+
+def _gate_take_back(state: State, seat: int, at: Any) -> None:
+    _gate_empty_handed(state, seat, at)
+    if _filled(state["players"][seat]) == 0:
+        raise refuse("nothing_to_take_back")
+
+
+def _gate_stop(state: State, seat: int, at: Any) -> None:
+    _gate_empty_handed(state, seat, at)
+    filled = _filled(state["players"][seat])
+    if filled < PLACES:
+        raise refuse("not_finished", places=PLACES, filled=filled)
+
+
+def _full_spots(state: State, seat: Any) -> list[int]:
+    return [spot for spot, entry in enumerate(state["centre"]) if entry is not None]
+
+
+def _turn_spots(state: State, seat: int) -> list[Any]:
+    return [None] if state["players"][seat]["hand"] is not None else _full_spots(state, seat)
+
+
+def _spot_refusal(state: State, seat: int, spot: Any) -> IllegalAction:
+    if type(spot) is not int or not 0 <= spot < TILE_COUNT:
+        return refuse("bad_spot", last=TILE_COUNT - 1, spot=repr(spot))
+    for owner, player in enumerate(state["players"]):
+        hand = player["hand"]
+        if hand is not None and hand["spot"] == spot:
+            return refuse("tile_taken", spot=spot, by=owner, taken_at=hand["at"])
+        for place, entry in enumerate(player["slots"]):
+            if entry is not None and entry["spot"] == spot:
+                return refuse("tile_on_card", spot=spot, by=owner, place=place)
+    return refuse("spot_empty", spot=spot)
+
+
+def _turn_refusal(state: State, seat: int, spot: Any) -> IllegalAction:
+    holding = state["players"][seat]["hand"] is not None
+    if holding:
+        return refuse("turn_in_hand")
+    if spot is None:
+        return refuse("turn_needs_spot")
+    return _spot_refusal(state, seat, spot)
+
+
+def _next_slot(state: State, seat: int) -> list[int]:
+    return [_filled(state["players"][seat])]
+
+
+def _first_free(state: State, seat: int) -> int:
+    return _filled(state["players"][seat])
+
+
+def _slot_refusal(state: State, seat: int, slot: Any) -> IllegalAction:
+    free = _filled(state["players"][seat])
+    if type(slot) is not int or not 0 <= slot < PLACES:
+        return refuse("bad_slot", last=PLACES - 1, slot=repr(slot))
+    if slot < free:
+        return refuse("slot_taken", slot=slot)
+    return refuse("slot_too_early", slot=slot, free=free)
+
+
+MOVES = MoveTable(
+    [
+        Move(
+            "start",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_ready_phase,
+            help="START: everyone turns their card and the round begins",
+        ),
+        Move("end", lambda state, action, rng: _apply(state, action, rng), _gate_end, help="agree to end the game now"),
+        Move(
+            "take",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_empty_handed,
+            params=(Param.choice("spot", _full_spots, explain=_spot_refusal, help="the centre spot"),),
+            help="take a tile from the centre",
+        ),
+        Move(
+            "turn",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_playing,
+            params=(
+                Param.choice(
+                    "spot",
+                    _turn_spots,
+                    explain=_turn_refusal,
+                    help="the centre spot (leave out to turn the tile in your hand)",
+                ),
+            ),
+            help="turn a tile over",
+        ),
+        Move(
+            "place",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_place,
+            params=(
+                Param.choice(
+                    "slot",
+                    _next_slot,
+                    default=_first_free,
+                    explain=_slot_refusal,
+                    help="the next free place on your card",
+                ),
+            ),
+            help="place the tile you hold",
+        ),
+        Move(
+            "return",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_holding,
+            help="put the tile you hold back in the centre",
+        ),
+        Move(
+            "take_back",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_take_back,
+            help="take back the last tile on your card",
+        ),
+        Move(
+            "stop",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_stop,
+            help="STOP: your card is complete",
+        ),
+        Move(
+            "time_up",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_time_up,
+            system=True,
+            help="the SOLO timer runs out",
+        ),
+    ]
+)
+
+
 class NeuroRace(Game):
     """NeuroRace: race to lay tiles that satisfy your task card; BASIC, UNIVERSAL and SOLO modes."""
 
     id = "neurorace"
     title = "NeuroRace"
+    order = 20
     min_players = 1
     max_players = MAX_PLAYERS
     realtime = True
@@ -141,6 +352,10 @@ class NeuroRace(Game):
     terminal = "mindtable.games.neurorace.terminal:run_terminal"
     web_module = "neurorace"
     cli_commands = "mindtable.games.neurorace.cli:app"
+    moves = MOVES
+    codes = CODES
+    #: 2: codes with parameters; stop refused while holding a tile (it was accepted but never listed).
+    rules_revision = 2
 
     # -- setup ---------------------------------------------------------------------------------------
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -213,201 +428,13 @@ class NeuroRace(Game):
         if problems:
             raise ValueError("; ".join(problems[:5]))
 
-    # -- queries -------------------------------------------------------------------------------------
-    def legal_actions(self, state: State, seat: int) -> list[ActionDict]:
+    def to_act(self, state: State, players: int) -> list[int]:
         phase = state["phase"]
-        player = state["players"][seat]
         if phase == READY:
-            actions: list[ActionDict] = [{"type": "start", "seat": seat}]
-            if state["mode"] != "basic" and not player["end_vote"]:
-                actions.append({"type": "end", "seat": seat})
-            return actions
+            return list(range(players))
         if phase != PLAYING:
             return []
-        hand = player["hand"]
-        filled = _filled(player)
-        if hand is not None:
-            actions = [{"type": "turn", "seat": seat}, {"type": "return", "seat": seat}]
-            if filled < PLACES:
-                actions.insert(1, {"type": "place", "seat": seat, "slot": filled})
-            return actions
-        actions = []
-        for spot, entry in enumerate(state["centre"]):
-            if entry is not None:
-                actions.append({"type": "take", "seat": seat, "spot": spot})
-                actions.append({"type": "turn", "seat": seat, "spot": spot})
-        if filled:
-            actions.append({"type": "take_back", "seat": seat})
-        if filled == PLACES:
-            actions.append({"type": "stop", "seat": seat})
-        return actions
-
-    def check(self, state: State, action: Mapping[str, Any]) -> None:
-        kind = action.get("type")
-        if kind not in ACTION_TYPES:
-            raise _illegal(
-                "unknown_action", f"unknown action {kind!r}; NeuroRace actions: {', '.join(ACTION_TYPES)}", action
-            )
-        phase = state["phase"]
-        if phase == OVER:
-            raise _illegal("game_over", "the game is over", action)
-        seat = action.get("seat")
-        at = action.get("at")
-        if kind == "time_up":
-            if seat is not None:
-                raise _illegal("not_a_player_action", "'time_up' is the timer's action; it has no seat", action)
-            due = _time_up_at(state)
-            if due is None:
-                raise _illegal("no_timer", "no timer is running (SOLO mode, during a round)", action)
-            if at is None or at < due:
-                raise _illegal("too_early", f"the time is up at {due} ms, not at {at} ms", action)
-            return
-        if seat is None:
-            raise _illegal("bad_seat", f"{kind!r} needs the seat of the player who acts", action)
-        player = state["players"][seat]
-        if kind in ("start", "end"):
-            if phase != READY:
-                raise _illegal("round_running", f"round {state['round']} is already running", action)
-            if kind == "end":
-                if state["mode"] == "basic":
-                    raise _illegal(
-                        "not_in_mode",
-                        "BASIC ends only when someone completes the last level; 'end' is for UNIVERSAL and SOLO",
-                        action,
-                    )
-                if player["end_vote"]:
-                    raise _illegal("already_voted", f"seat {seat} has already agreed to end the game", action)
-            return
-        if phase != PLAYING:
-            raise _illegal("not_started", _not_started_message(state), action)
-        due = _time_up_at(state)
-        if due is not None and at is not None and at >= due:
-            raise _illegal("time_up", f"the time for this task ran out at {due - 1} ms", action)
-        hand = player["hand"]
-        filled = _filled(player)
-        if kind == "take":
-            spot = _spot(action)
-            if hand is not None:
-                raise _illegal(
-                    "hand_full", "you already hold a tile: place it or return it before taking another", action
-                )
-            if state["centre"][spot] is None:
-                raise _illegal("tile_taken", _taken_message(state, spot, at), action)
-        elif kind == "turn":
-            if "spot" in action and action["spot"] is not None:
-                spot = _spot(action)
-                if hand is not None:
-                    raise _illegal("hand_full", "one hand only: you hold a tile; turn that one (no spot)", action)
-                if state["centre"][spot] is None:
-                    raise _illegal("tile_taken", _taken_message(state, spot, at), action)
-            elif hand is None:
-                raise _illegal("hand_empty", "you hold no tile; to turn a centre tile say which spot", action)
-        elif kind == "place":
-            if hand is None:
-                raise _illegal("hand_empty", "you hold no tile; take one from the centre first", action)
-            slot = action.get("slot")
-            if slot is None:
-                slot = filled
-            if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < PLACES:
-                raise _illegal("bad_slot", f"'slot' must be a place 0-{PLACES - 1}, got {slot!r}", action)
-            if slot < filled:
-                raise _illegal("slot_taken", f"place {slot} already has a tile", action)
-            if filled == PLACES:
-                raise _illegal("card_full", "all 7 places are filled: say stop, or take a tile back", action)
-            if slot > filled:
-                raise _illegal(
-                    "too_early",
-                    f"place {slot} is too early: place {filled} to its left is still empty "
-                    "(places fill from left to right)",
-                    action,
-                )
-        elif kind == "return":
-            if hand is None:
-                raise _illegal("hand_empty", "you hold no tile to return", action)
-        elif kind == "take_back":
-            if hand is not None:
-                raise _illegal("hand_full", "one hand only: place or return the tile you hold first", action)
-            if filled == 0:
-                raise _illegal("nothing_to_take_back", "your card has no tile on it", action)
-        elif kind == "stop" and filled < PLACES:
-            raise _illegal("not_finished", f"say stop only when all {PLACES} places are filled; {filled} are", action)
-
-    def apply(self, state: State, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-        kind = action["type"]
-        at = action.get("at", 0)
-        if kind == "start":
-            return _start(state, at)
-        if kind == "time_up":
-            return _time_up(state, at, rng)
-        seat: int = action["seat"]
-        if kind == "end":
-            return _vote_end(state, seat)
-        player = state["players"][seat]
-        if kind == "take":
-            spot = action["spot"]
-            tile, up = state["centre"][spot]
-            state["centre"][spot] = None
-            player["hand"] = {"tile": tile, "up": up, "spot": spot, "at": at}
-            return [
-                Event("took", {"seat": seat, "spot": spot, "up": side_dict(tile_side(tile, up)), "at": at}),
-                _private_hand(seat, player["hand"]),
-            ]
-        if kind == "turn":
-            if action.get("spot") is not None:
-                spot = action["spot"]
-                state["centre"][spot][1] ^= 1
-                tile, up = state["centre"][spot]
-                return [Event("turned", {"seat": seat, "spot": spot, "up": side_dict(tile_side(tile, up)), "at": at})]
-            hand = player["hand"]
-            hand["up"] ^= 1
-            return [
-                Event(
-                    "turned",
-                    {"seat": seat, "spot": None, "up": side_dict(tile_side(hand["tile"], hand["up"])), "at": at},
-                ),
-                _private_hand(seat, hand),
-            ]
-        if kind == "place":
-            hand = player["hand"]
-            slot = _filled(player)
-            player["slots"][slot] = {"tile": hand["tile"], "up": hand["up"], "spot": hand["spot"]}
-            player["hand"] = None
-            return [
-                Event(
-                    "placed",
-                    {"seat": seat, "slot": slot, "up": side_dict(tile_side(hand["tile"], hand["up"])), "at": at},
-                )
-            ]
-        if kind == "return":
-            hand = player["hand"]
-            state["centre"][hand["spot"]] = [hand["tile"], hand["up"]]
-            player["hand"] = None
-            return [
-                Event(
-                    "returned",
-                    {
-                        "seat": seat,
-                        "spot": hand["spot"],
-                        "up": side_dict(tile_side(hand["tile"], hand["up"])),
-                        "at": at,
-                    },
-                )
-            ]
-        if kind == "take_back":
-            slot = _filled(player) - 1
-            entry = player["slots"][slot]
-            player["slots"][slot] = None
-            player["hand"] = {"tile": entry["tile"], "up": entry["up"], "spot": entry["spot"], "at": at}
-            return [
-                Event(
-                    "took_back",
-                    {"seat": seat, "slot": slot, "up": side_dict(tile_side(entry["tile"], entry["up"])), "at": at},
-                ),
-                _private_hand(seat, player["hand"]),
-            ]
-        if kind == "stop":
-            return _stop(state, seat, at, rng)
-        raise AssertionError(kind)  # pragma: no cover - check() refuses unknown types
+        return list(range(players))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         reveal_tasks = state["phase"] != READY
@@ -496,37 +523,11 @@ def _filled(player: Mapping[str, Any]) -> int:
     return count
 
 
-def _spot(action: Mapping[str, Any]) -> int:
-    spot = action.get("spot")
-    if isinstance(spot, bool) or not isinstance(spot, int) or not 0 <= spot < TILE_COUNT:
-        raise _illegal("bad_spot", f"'spot' must be a centre spot 0-{TILE_COUNT - 1}, got {spot!r}", action)
-    return spot
-
-
 def _time_up_at(state: State) -> int | None:
     """SOLO: the first ms after the limit (a stop at exactly the limit is still in time)."""
     if state["mode"] != "solo" or state["phase"] != PLAYING:
         return None
     return int(state["round_started_at"]) + int(state["limit_ms"]) + 1
-
-
-def _not_started_message(state: State) -> str:
-    last = state["last_stop"]
-    if state["round"] and last is not None:
-        who = "the timer" if last["seat"] is None else f"seat {last['seat']}"
-        return f"round {state['round']} was stopped by {who} at {last['at']} ms; wait for START"
-    return "the round has not started: wait for START"
-
-
-def _taken_message(state: State, spot: int, at: Any) -> str:
-    for seat, player in enumerate(state["players"]):
-        hand = player["hand"]
-        if hand is not None and hand["spot"] == spot:
-            return f"the tile at spot {spot} was taken by seat {seat} at {hand['at']} ms, before your action at {at} ms"
-        for slot, entry in enumerate(player["slots"]):
-            if entry is not None and entry["spot"] == spot:
-                return f"the tile from spot {spot} lies on seat {seat}'s card (place {slot})"
-    return f"spot {spot} is empty"
 
 
 def _private_hand(seat: int, hand: Mapping[str, Any]) -> Event:
@@ -785,3 +786,82 @@ def state_problems(state: State, players: int | None = None) -> list[str]:
     if sorted(in_box + cards_out) != sorted(CARDS):
         problems.append("every card must be exactly once in the box, in front of a player or kept as a point")
     return problems
+
+
+def _apply(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    """The effect of every NeuroRace move (the action passed its gate and parameter checks)."""
+    kind = action["type"]
+    at = action.get("at", 0)
+    if kind == "start":
+        return _start(state, at)
+    if kind == "time_up":
+        return _time_up(state, at, rng)
+    seat: int = action["seat"]
+    if kind == "end":
+        return _vote_end(state, seat)
+    player = state["players"][seat]
+    if kind == "take":
+        spot = action["spot"]
+        tile, up = state["centre"][spot]
+        state["centre"][spot] = None
+        player["hand"] = {"tile": tile, "up": up, "spot": spot, "at": at}
+        return [
+            Event("took", {"seat": seat, "spot": spot, "up": side_dict(tile_side(tile, up)), "at": at}),
+            _private_hand(seat, player["hand"]),
+        ]
+    if kind == "turn":
+        if action.get("spot") is not None:
+            spot = action["spot"]
+            state["centre"][spot][1] ^= 1
+            tile, up = state["centre"][spot]
+            return [Event("turned", {"seat": seat, "spot": spot, "up": side_dict(tile_side(tile, up)), "at": at})]
+        hand = player["hand"]
+        hand["up"] ^= 1
+        return [
+            Event(
+                "turned",
+                {"seat": seat, "spot": None, "up": side_dict(tile_side(hand["tile"], hand["up"])), "at": at},
+            ),
+            _private_hand(seat, hand),
+        ]
+    if kind == "place":
+        hand = player["hand"]
+        slot = _filled(player)
+        player["slots"][slot] = {"tile": hand["tile"], "up": hand["up"], "spot": hand["spot"]}
+        player["hand"] = None
+        return [
+            Event(
+                "placed",
+                {"seat": seat, "slot": slot, "up": side_dict(tile_side(hand["tile"], hand["up"])), "at": at},
+            )
+        ]
+    if kind == "return":
+        hand = player["hand"]
+        state["centre"][hand["spot"]] = [hand["tile"], hand["up"]]
+        player["hand"] = None
+        return [
+            Event(
+                "returned",
+                {
+                    "seat": seat,
+                    "spot": hand["spot"],
+                    "up": side_dict(tile_side(hand["tile"], hand["up"])),
+                    "at": at,
+                },
+            )
+        ]
+    if kind == "take_back":
+        slot = _filled(player) - 1
+        entry = player["slots"][slot]
+        player["slots"][slot] = None
+        player["hand"] = {"tile": entry["tile"], "up": entry["up"], "spot": entry["spot"], "at": at}
+        return [
+            Event(
+                "took_back",
+                {"seat": seat, "slot": slot, "up": side_dict(tile_side(entry["tile"], entry["up"])), "at": at},
+            ),
+            _private_hand(seat, player["hand"]),
+        ]
+    if kind == "stop":
+        return _stop(state, seat, at, rng)
+    raise AssertionError(kind)  # pragma: no cover - check() refuses unknown types

@@ -9,9 +9,11 @@ import itertools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Event, Result
-from mindtable.core.game import ActionDict, Game, State
+from mindtable.core.game import Game, State
+from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option
 from mindtable.core.rng import Rng
 
@@ -26,11 +28,146 @@ REWARDS = {2: "star", 3: "life", 5: "star", 6: "life", 8: "star", 9: "life"}
 REFOCUS, PLAYING, WON, LOST, FINISHED = "refocus", "playing", "won", "lost", "finished"
 OVER_PHASES = (WON, LOST, FINISHED)
 
-ACTION_TYPES = ("ready", "play", "stop", "propose_star", "propose_end", "agree", "reject")
+
+#: The Mind's reason codes (besides the core's), with their English templates.
+CODES = {
+    "not_refocusing": "hands go on the table only before a level or after a stop or star",
+    "already_ready": "seat {seat} is already ready",
+    "no_proposal": "nobody has proposed anything to agree with or reject",
+    "already_agreed": "seat {seat} has already agreed to the proposal",
+    "not_blind": "only a blind-mode run can be ended by the team",
+    "level_running": "the team may stop only before a level begins",
+    "proposal_pending": "a proposal is waiting for agreement; play is paused",
+    "not_playing": "everyone must be ready (hands on the table) first",
+    "no_cards": "seat {seat} has no card left to play",
+    "not_lowest": "you may only play your lowest card, {lowest}, not {card}",
+    "no_stars": "the team has no star left",
+    "stop_not_used": "in this game the table notices cards out of order by itself; there is no stop call",
+    "nothing_played": "no card has been played in this level yet",
+}
 
 
-def _illegal(code: str, message: str, action: Mapping[str, Any]) -> IllegalAction:
-    return IllegalAction(code, message, action)
+# -- the moves: who may make each one and when (gates), and what it does (effects) ----------------------------
+def _gate_ready(state: State, seat: int, at: Any) -> None:
+    if state["phase"] != REFOCUS:
+        raise refuse("not_refocusing")
+    if state["ready"][seat]:
+        raise refuse("already_ready", seat=seat)
+
+
+def _gate_vote(state: State, seat: int, at: Any) -> None:
+    proposal = state["proposal"]
+    if proposal is None:
+        raise refuse("no_proposal")
+    if seat in proposal["agreed"]:
+        raise refuse("already_agreed", seat=seat)
+
+
+def _gate_propose_end(state: State, seat: int, at: Any) -> None:
+    if state["mode"] != "blind":
+        raise refuse("not_blind")
+    if state["phase"] != REFOCUS or state["pile"] or _any_discards(state):
+        raise refuse("level_running")
+    if state["proposal"] is not None:
+        raise refuse("proposal_pending")
+
+
+def _gate_in_play(state: State) -> None:
+    if state["phase"] != PLAYING:
+        raise refuse("not_playing")
+    if state["proposal"] is not None:
+        raise refuse("proposal_pending")
+
+
+def _gate_play(state: State, seat: int, at: Any) -> None:
+    _gate_in_play(state)
+    if not state["hands"][seat] and not state["set_aside"][seat]:
+        raise refuse("no_cards", seat=seat)
+
+
+def _gate_star(state: State, seat: int, at: Any) -> None:
+    _gate_in_play(state)
+    if state["stars"] <= 0:
+        raise refuse("no_stars")
+
+
+def _gate_stop(state: State, seat: int, at: Any) -> None:
+    _gate_in_play(state)
+    if state["detection"] != "players" or state["mode"] != "normal":
+        raise refuse("stop_not_used")
+    if not state["pile"]:
+        raise refuse("nothing_played")
+
+
+def _lowest_only(state: State, seat: int) -> list[int]:
+    lowest = lowest_card(state, seat)
+    return [] if lowest is None else [lowest]
+
+
+def _lowest_only_value(state: State, seat: int) -> int | None:
+    return lowest_card(state, seat)
+
+
+def _not_lowest(state: State, seat: int, card: Any) -> IllegalAction:
+    return refuse("not_lowest", lowest=lowest_card(state, seat), card=card)
+
+
+def _propose(kind: str) -> Any:
+    def effect(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+        seat = action["seat"]
+        state["proposal"] = {"kind": kind, "by": seat, "agreed": [seat]}
+        return [Event("proposed", {"seat": seat, "kind": kind}), *_maybe_carry_proposal(state, rng)]
+
+    return effect
+
+
+def _agree(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    seat = action["seat"]
+    state["proposal"]["agreed"].append(seat)
+    return [Event("agreed", {"seat": seat}), *_maybe_carry_proposal(state, rng)]
+
+
+def _reject(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    proposal = state["proposal"]
+    state["proposal"] = None
+    return [Event("rejected", {"seat": action["seat"], "kind": proposal["kind"]})]
+
+
+MOVES = MoveTable(
+    [
+        Move(
+            "ready",
+            lambda state, action, rng: _ready(state, action["seat"]),
+            _gate_ready,
+            help="put your hand on the table: ready to (re)start",
+        ),
+        Move(
+            "play",
+            lambda state, action, rng: _play(state, action["seat"], rng),
+            _gate_play,
+            params=(
+                Param.choice(
+                    "card",
+                    _lowest_only,
+                    default=_lowest_only_value,
+                    explain=_not_lowest,
+                    help="your lowest card (it is the only one you may play)",
+                ),
+            ),
+            help="play your lowest card",
+        ),
+        Move(
+            "stop",
+            lambda state, action, rng: _stop(state, action["seat"], rng),
+            _gate_stop,
+            help="call stop: a card was played out of order",
+        ),
+        Move("propose_star", _propose("star"), _gate_star, help="propose a throwing star"),
+        Move("propose_end", _propose("end"), _gate_propose_end, help="propose to end the blind run"),
+        Move("agree", _agree, _gate_vote, help="agree to the proposal"),
+        Move("reject", _reject, _gate_vote, help="reject the proposal"),
+    ]
+)
 
 
 class TheMind(Game):
@@ -38,6 +175,7 @@ class TheMind(Game):
 
     id = "the-mind"
     title = "The Mind"
+    order = 10
     min_players = 2
     max_players = 4
     realtime = True
@@ -73,6 +211,10 @@ class TheMind(Game):
     terminal = "mindtable.games.the_mind.terminal:run_terminal"
     batch_simulator = "mindtable.games.the_mind.vector:simulate_batch"
     web_module = "the-mind"
+    moves = MOVES
+    codes = CODES
+    #: 2: the generator's algorithm 2 deals only the cards dealt (records of algorithm 1 replay as before).
+    rules_revision = 2
 
     # -- setup ---------------------------------------------------------------------------------------
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -117,112 +259,13 @@ class TheMind(Game):
     def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
         validate_state(state, players)
 
-    # -- queries -------------------------------------------------------------------------------------
-    def legal_actions(self, state: State, seat: int) -> list[ActionDict]:
-        phase = state["phase"]
+    def to_act(self, state: State, players: int) -> list[int]:
         proposal = state["proposal"]
-        actions: list[ActionDict] = []
         if proposal is not None:
-            if seat not in proposal["agreed"]:
-                actions.append({"type": "agree", "seat": seat})
-                actions.append({"type": "reject", "seat": seat})
-            if phase == REFOCUS and not state["ready"][seat]:
-                actions.append({"type": "ready", "seat": seat})
-            return actions
-        if phase == REFOCUS:
-            if not state["ready"][seat]:
-                actions.append({"type": "ready", "seat": seat})
-            if state["mode"] == "blind" and not state["pile"] and not _any_discards(state):
-                actions.append({"type": "propose_end", "seat": seat})
-        elif phase == PLAYING:
-            if state["hands"][seat] or state["set_aside"][seat]:
-                actions.append({"type": "play", "seat": seat})
-            if state["stars"] > 0:
-                actions.append({"type": "propose_star", "seat": seat})
-            if state["detection"] == "players" and state["mode"] == "normal" and state["pile"]:
-                actions.append({"type": "stop", "seat": seat})
-        return actions
-
-    def check(self, state: State, action: Mapping[str, Any]) -> None:
-        kind = action["type"]
-        seat = action.get("seat")
-        if kind not in ACTION_TYPES:
-            raise _illegal(
-                "unknown_action", f"unknown action {kind!r}; The Mind actions: {', '.join(ACTION_TYPES)}", action
-            )
-        if seat is None:
-            raise _illegal("bad_seat", f"action {kind!r} needs the seat that takes it", action)
-        phase = state["phase"]
-        if phase in OVER_PHASES:
-            raise _illegal("match_over", "the game is over", action)
-        proposal = state["proposal"]
-        if kind == "ready":
-            if phase != REFOCUS:
-                raise _illegal(
-                    "not_refocusing", "hands go on the table only before a level or after a stop or star", action
-                )
-            if state["ready"][seat]:
-                raise _illegal("already_ready", f"seat {seat} is already ready", action)
-        elif kind in ("agree", "reject"):
-            if proposal is None:
-                raise _illegal("no_proposal", "nobody has proposed anything to agree with or reject", action)
-            if seat in proposal["agreed"]:
-                raise _illegal("already_agreed", f"seat {seat} has already agreed to the proposal", action)
-        elif kind == "propose_end":
-            if state["mode"] != "blind":
-                raise _illegal("not_blind", "only a blind-mode run can be ended by the team", action)
-            if phase != REFOCUS or state["pile"] or _any_discards(state):
-                raise _illegal("level_running", "the team may stop only before a level begins", action)
-            if proposal is not None:
-                raise _illegal("proposal_pending", "another proposal is waiting for agreement", action)
-        else:
-            if phase != PLAYING:
-                raise _illegal("not_playing", "everyone must be ready (hands on the table) first", action)
-            if proposal is not None:
-                raise _illegal("proposal_pending", "a proposal is waiting for agreement; play is paused", action)
-            if kind == "play":
-                lowest = lowest_card(state, seat)
-                if lowest is None:
-                    raise _illegal("no_cards", f"seat {seat} has no card left to play", action)
-                claimed = action.get("card")
-                if claimed is not None and claimed != lowest:
-                    raise _illegal(
-                        "not_lowest", f"you may only play your lowest card, {lowest}, not {claimed!r}", action
-                    )
-            elif kind == "propose_star":
-                if state["stars"] <= 0:
-                    raise _illegal("no_stars", "the team has no star left", action)
-            elif kind == "stop":
-                if state["detection"] != "players" or state["mode"] != "normal":
-                    raise _illegal(
-                        "stop_not_used",
-                        "in this game the table notices cards out of order by itself; there is no stop call",
-                        action,
-                    )
-                if not state["pile"]:
-                    raise _illegal("nothing_played", "no card has been played in this level yet", action)
-
-    # -- transitions ---------------------------------------------------------------------------------
-    def apply(self, state: State, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-        kind = action["type"]
-        seat: int = action["seat"]
-        if kind == "play":
-            return _play(state, seat, rng)
-        if kind == "ready":
-            return _ready(state, seat)
-        if kind in ("propose_star", "propose_end"):
-            proposal_kind = "star" if kind == "propose_star" else "end"
-            state["proposal"] = {"kind": proposal_kind, "by": seat, "agreed": [seat]}
-            events = [Event("proposed", {"seat": seat, "kind": proposal_kind})]
-            return events + _maybe_carry_proposal(state, rng)
-        if kind == "agree":
-            state["proposal"]["agreed"].append(seat)
-            return [Event("agreed", {"seat": seat}), *_maybe_carry_proposal(state, rng)]
-        if kind == "reject":
-            proposal = state["proposal"]
-            state["proposal"] = None
-            return [Event("rejected", {"seat": seat, "kind": proposal["kind"]})]
-        return _stop(state, seat, rng)
+            return [seat for seat in range(players) if seat not in proposal["agreed"]]
+        if state["phase"] == REFOCUS:
+            return [seat for seat in range(players) if not state["ready"][seat]]
+        return [seat for seat in range(players) if state["hands"][seat] or state["set_aside"][seat]]
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         blind = state["mode"] == "blind"
@@ -307,8 +350,7 @@ def _lower_card_exists(state: State, card: int) -> bool:
 
 def _start_level(state: State, level: int, rng: Rng) -> list[Event]:
     players = state["players"]
-    deck = list(CARDS)
-    rng.shuffle(deck)
+    deck = rng.deal(CARDS, level * players)
     state["level"] = level
     state["hands"] = [sorted(deck[i * level : (i + 1) * level]) for i in range(players)]
     state["set_aside"] = [[] for _ in range(players)]

@@ -1,0 +1,74 @@
+"""Reason codes: every refusal and every notice is a code with parameters, never prose to be parsed.
+
+A code is declared once, with an English template that names its parameters::
+
+    CODES = {"not_lowest": "you may only play your lowest card, {lowest}, not {card}"}
+
+The core declares the codes every game shares (:data:`CORE_CODES`); a game declares its own in ``Game.codes``.
+A game refuses with :func:`refuse`, giving the code and its parameters; the match fills in the English message
+from the template. Pages translate the code with its parameters (``mindtable/web/static/i18n``), a terminal
+prints the English message. A game's code never reuses a core code with another meaning (a test checks it).
+
+>>> error = refuse("not_lowest", lowest=12, card=30)
+>>> describe("not_lowest", error.params, {"not_lowest": "you may only play your lowest card, {lowest}, not {card}"})
+'you may only play your lowest card, 12, not 30'
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from typing import Any
+
+from mindtable.core.errors import IllegalAction
+
+#: The codes the core itself raises, whatever the game.
+CORE_CODES: dict[str, str] = {
+    "malformed_action": "this is not a valid action: {problem}",
+    "unknown_action": "unknown action {action!r}; allowed here: {allowed}",
+    "bad_seat": "seat must be a whole number from 0 to {last}, got {seat}",
+    "seat_required": "the action {action!r} needs the seat of the player who takes it",
+    "system_action": "{action!r} is taken by the game itself (a timer), not by a seat",
+    "missing_time": "{game} is played in real time: every action needs 'at', its time in ms since the match began",
+    "bad_time": "'at' must be a whole number of ms from 0 to {limit}, got {at}",
+    "time_went_backwards": "action at {at} ms is earlier than the previous action at {clock} ms",
+    "match_over": "the match is over; no more actions are accepted",
+    "unknown_field": "the action {action!r} has no field {field!r}; its fields: {allowed}",
+    "missing_field": "the action {action!r} needs the field {field!r} ({allowed})",
+    "bad_value": "{field!r} of {action!r} must be {allowed}, got {value}",
+    "not_your_turn": "it is not your turn: waiting for {waiting}",
+    "not_now": "{action!r} is not possible now",
+}
+
+#: The longest action a match will read: anything longer is refused before any rule looks at it.
+MAX_TIME_MS = 10 * 365 * 24 * 3600 * 1000
+
+
+def refuse(code: str, **params: Any) -> IllegalAction:
+    """An :class:`IllegalAction` for ``code``; raise it. The match fills in the message from the template."""
+    return IllegalAction(code, None, None, params)
+
+
+class _Defaulting(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def describe(code: str, params: Mapping[str, Any], codes: Mapping[str, str] | None = None) -> str:
+    """The English message of ``code`` with ``params`` (game codes first, then the core's)."""
+    template = (codes or {}).get(code) or CORE_CODES.get(code)
+    if template is None:
+        return code.replace("_", " ") + (f" ({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
+    try:
+        return string.Formatter().vformat(template, (), _Defaulting(params))
+    except (ValueError, IndexError, AttributeError, KeyError):
+        return template
+
+
+def template_fields(template: str) -> set[str]:
+    """The parameter names a template uses.
+
+    >>> sorted(template_fields("you may only play {lowest}, not {card!r}"))
+    ['card', 'lowest']
+    """
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}

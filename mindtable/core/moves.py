@@ -1,0 +1,398 @@
+"""The move table: a game declares each move once, and listing, checking and applying all come from it.
+
+A :class:`Move` says who may make it and when (its *gate*), which parameters it takes (each a :class:`Param`
+with its domain now), and what it does (its *effect*). From that one declaration the game answers
+
+* ``legal_actions(state, seat)``: every move whose gate opens for ``seat``, one entry per combination of its
+  listed parameters, and an ``"inputs"`` schema for parameters a player types (free text, a number);
+* ``check(state, action)``: the same gate, the same domains — so what is accepted is exactly what is listed;
+* ``apply(state, action, rng)``: the effect, on the action normalised to its declared fields (defaults filled
+  in, nothing undeclared kept), which is also what the record stores.
+
+>>> from mindtable.core.codes import refuse
+>>> def my_turn(state, seat, at):
+...     if state["turn"] != seat:
+...         raise refuse("not_your_turn", waiting=state["turn"])
+>>> def guess(state, action, rng):
+...     state["guesses"].append(action["word"])
+...     state["turn"] = 1 - state["turn"]
+...     return []
+>>> table = MoveTable([Move("guess", gate=my_turn, params=(Param.text("word", max_length=20),), effect=guess)])
+>>> state = {"turn": 0, "guesses": []}
+>>> table.legal_actions(state, 0)
+[{'type': 'guess', 'seat': 0, 'inputs': [{'name': 'word', 'kind': 'text', 'max_length': 20, 'optional': False}]}]
+>>> table.legal_actions(state, 1)
+[]
+>>> table.normalize(state, {"type": "guess", "seat": 0, "word": " hello "})
+{'type': 'guess', 'seat': 0, 'word': 'hello'}
+>>> table.normalize(state, {"type": "guess", "seat": 0, "word": "x", "colour": "red"})
+Traceback (most recent call last):
+...
+mindtable.core.errors.IllegalAction: unknown field
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import TYPE_CHECKING, Any
+
+from mindtable.core.codes import refuse
+from mindtable.core.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from mindtable.core.events import Event
+    from mindtable.core.rng import Rng
+
+State = dict[str, Any]
+#: ``gate(state, seat, at)`` raises a refusal when the move is not open to ``seat`` now (``at`` may be None).
+Gate = Callable[[State, Any, Any], None]
+Effect = Callable[[State, dict[str, Any], "Rng"], "list[Event]"]
+#: A domain: the values allowed now (``None`` in it means "may be left out").
+Domain = Callable[[State, Any], Sequence[Any]]
+
+#: Keys every action may carry besides its parameters.
+ENVELOPE = ("type", "seat", "at")
+TEXT_LIMIT = 500
+
+
+def _always(state: State, seat: Any, at: Any) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a move.
+
+    ``kind`` is ``"choice"`` (one of ``domain(state, seat)``, each listed as its own legal action), ``"int"``
+    (a whole number from ``minimum`` to ``maximum``, typed), ``"text"`` (free text up to ``max_length``
+    characters, typed) or ``"bool"``. A listed choice may include ``None``: the field may be left out.
+    ``default(state, seat)`` fills in a field that was left out (and the record keeps the filled-in value).
+    ``explain(state, seat, value)`` returns the refusal for a value outside the domain, with the game's own
+    code; without it the core's ``bad_value`` says what is allowed. ``choices`` are the labels a surface shows
+    for a choice (``{"value": 3, "label": "Tallinn"}``) when the bare value is not enough.
+    """
+
+    name: str
+    kind: str = "choice"
+    domain: Domain | None = None
+    minimum: int | Callable[[State, Any], int] | None = None
+    maximum: int | Callable[[State, Any], int] | None = None
+    max_length: int = TEXT_LIMIT
+    optional: bool = False
+    default: Callable[[State, Any], Any] | None = None
+    explain: Callable[[State, Any, Any], IllegalAction] | None = None
+    labels: Callable[[State, Any], Mapping[Any, str]] | None = None
+    help: str = ""
+
+    @classmethod
+    def choice(
+        cls,
+        name: str,
+        domain: Domain,
+        *,
+        default: Callable[[State, Any], Any] | None = None,
+        explain: Callable[[State, Any, Any], IllegalAction] | None = None,
+        labels: Callable[[State, Any], Mapping[Any, str]] | None = None,
+        help: str = "",
+    ) -> Param:
+        return cls(name, "choice", domain=domain, default=default, explain=explain, labels=labels, help=help)
+
+    @classmethod
+    def integer(
+        cls,
+        name: str,
+        minimum: int | Callable[[State, Any], int],
+        maximum: int | Callable[[State, Any], int],
+        *,
+        optional: bool = False,
+        help: str = "",
+    ) -> Param:
+        return cls(name, "int", minimum=minimum, maximum=maximum, optional=optional, help=help)
+
+    @classmethod
+    def text(cls, name: str, *, max_length: int = TEXT_LIMIT, optional: bool = False, help: str = "") -> Param:
+        return cls(name, "text", max_length=max_length, optional=optional, help=help)
+
+    @classmethod
+    def flag(cls, name: str, *, optional: bool = True, help: str = "") -> Param:
+        return cls(name, "bool", optional=optional, help=help)
+
+    @property
+    def listed(self) -> bool:
+        """Whether each allowed value is listed as its own legal action (choices), or typed (inputs)."""
+        return self.kind == "choice"
+
+    def bounds(self, state: State, seat: Any) -> tuple[int, int]:
+        low = self.minimum(state, seat) if callable(self.minimum) else self.minimum
+        high = self.maximum(state, seat) if callable(self.maximum) else self.maximum
+        return (-(2**53) if low is None else low), (2**53 if high is None else high)
+
+    def schema(self, state: State, seat: Any) -> dict[str, Any]:
+        """The input description a surface shows (an input box, a number field, a checkbox)."""
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.kind == "int":
+            data["minimum"], data["maximum"] = self.bounds(state, seat)
+        elif self.kind == "text":
+            data["max_length"] = self.max_length
+        data["optional"] = self.optional
+        if self.help:
+            data["help"] = self.help
+        return data
+
+    def accept(self, state: State, seat: Any, action_type: str, value: Any) -> Any:
+        """``value`` normalised (texts stripped), or a refusal explaining what is allowed."""
+        if self.kind == "choice":
+            allowed = self.domain(state, seat) if self.domain is not None else ()
+            if _member(value, allowed):
+                return value
+            if self.explain is not None:
+                raise self.explain(state, seat, value)
+            shown = [v for v in allowed if v is not None]
+            if value is None:
+                raise refuse("missing_field", action=action_type, field=self.name, allowed=_allowed_text(shown))
+            raise refuse(
+                "bad_value", action=action_type, field=self.name, allowed=_allowed_text(shown), value=_show(value)
+            )
+        if value is None:
+            if self.optional:
+                return None
+            raise refuse("missing_field", action=action_type, field=self.name, allowed=self._describe(state, seat))
+        if self.kind == "int":
+            low, high = self.bounds(state, seat)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise refuse(
+                    "bad_value",
+                    action=action_type,
+                    field=self.name,
+                    allowed=f"a whole number from {low} to {high}",
+                    value=_show(value),
+                )
+            return value
+        if self.kind == "text":
+            if not isinstance(value, str) or len(value) > self.max_length or not _clean_text(value):
+                raise refuse(
+                    "bad_value",
+                    action=action_type,
+                    field=self.name,
+                    allowed=self._describe(state, seat),
+                    value=_show(value),
+                )
+            return " ".join(value.split())
+        if not isinstance(value, bool):
+            raise refuse("bad_value", action=action_type, field=self.name, allowed="true or false", value=_show(value))
+        return value
+
+    def _describe(self, state: State, seat: Any) -> str:
+        if self.kind == "text":
+            return f"text of 1 to {self.max_length} characters"
+        if self.kind == "int":
+            low, high = self.bounds(state, seat)
+            return f"a whole number from {low} to {high}"
+        return "true or false"
+
+    def fits(self, state: State, seat: Any, value: Any) -> bool:
+        """Whether a typed value satisfies this input's schema (for the conformance test and the random bot)."""
+        try:
+            self.accept(state, seat, "?", value)
+        except IllegalAction:
+            return False
+        return True
+
+
+def _member(value: Any, allowed: Iterable[Any]) -> bool:
+    # Equality without bool/int confusion: True is not the card 1, 1.0 is not the seat 1.
+    kind = type(value)
+    return any(type(item) is kind and item == value for item in allowed)
+
+
+def _clean_text(value: str) -> bool:
+    if not value.strip():
+        return False
+    # No lone surrogates or control characters: every text must survive JSON and every database.
+    return not any(0xD800 <= ord(ch) <= 0xDFFF or (ord(ch) < 32 and ch not in "\t\n") for ch in value)
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _allowed_text(values: Sequence[Any]) -> str:
+    if not values:
+        return "nothing now"
+    shown = ", ".join(repr(v) for v in values[:12])
+    return "one of " + shown + (f" ... ({len(values)} in all)" if len(values) > 12 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move of a game: its type, who may make it and when, its parameters and its effect.
+
+    ``system`` moves are made by the game itself (a timer, delivered by whoever drives the match) and carry no
+    seat; every other move needs the seat of the player who makes it.
+    """
+
+    type: str
+    effect: Effect
+    gate: Gate = _always
+    params: tuple[Param, ...] = ()
+    system: bool = False
+    help: str = ""
+    fields: frozenset[str] = field(default=frozenset(), init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", frozenset((*ENVELOPE, *(p.name for p in self.params))))
+
+
+class MoveTable:
+    """A game's moves by type, and the listing, checking and normalising that all come from them."""
+
+    __slots__ = ("_help", "by_type", "moves", "player_moves", "types")
+
+    def __init__(self, moves: Iterable[Move]) -> None:
+        self.moves: tuple[Move, ...] = tuple(moves)
+        self.by_type: dict[str, Move] = {}
+        for move in self.moves:
+            if move.type in self.by_type:
+                raise ValueError(f"move {move.type!r} is declared twice")
+            self.by_type[move.type] = move
+        self.player_moves = tuple(m for m in self.moves if not m.system)
+        self.types = ", ".join(self.by_type)
+
+    # -- listing --------------------------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[dict[str, Any]]:
+        """Every action open to ``seat`` now: one per combination of listed choices, with typed inputs."""
+        actions: list[dict[str, Any]] = []
+        for move in self.player_moves:
+            try:
+                move.gate(state, seat, at)
+            except IllegalAction:
+                continue
+            if not move.params:
+                actions.append({"type": move.type, "seat": seat})
+                continue
+            actions.extend(self._entries(move, state, seat))
+        return actions
+
+    def _entries(self, move: Move, state: State, seat: int) -> list[dict[str, Any]]:
+        listed = [p for p in move.params if p.listed]
+        inputs = [p.schema(state, seat) for p in move.params if not p.listed]
+        domains = []
+        for param in listed:
+            values = list(param.domain(state, seat)) if param.domain is not None else []
+            if param.default is not None and None in values:
+                values.remove(None)  # left out means the default: list the filled-in value only
+            domains.append(values)
+        entries = []
+        for combination in product(*domains):
+            entry: dict[str, Any] = {"type": move.type, "seat": seat}
+            for param, value in zip(listed, combination, strict=True):
+                if value is not None:
+                    entry[param.name] = value
+            if inputs:
+                entry["inputs"] = inputs
+            entries.append(entry)
+        return entries
+
+    def open_to(self, state: State, seat: int, at: int | None = None) -> bool:
+        """Whether any move's gate is open to ``seat`` now (parameters not considered)."""
+        for move in self.player_moves:
+            try:
+                move.gate(state, seat, at)
+            except IllegalAction:
+                continue
+            return True
+        return False
+
+    def labels(self, state: State, seat: int) -> dict[str, dict[str, Any]]:
+        """Labels for listed choices, by move type and parameter (for surfaces)."""
+        out: dict[str, dict[str, Any]] = {}
+        for move in self.player_moves:
+            for param in move.params:
+                if param.labels is not None:
+                    out.setdefault(move.type, {})[param.name] = {
+                        json_key(k): v for k, v in param.labels(state, seat).items()
+                    }
+        return out
+
+    # -- checking -------------------------------------------------------------------------------------
+    def normalize(self, state: State, action: Mapping[str, Any]) -> dict[str, Any]:
+        """``action`` checked against its move and reduced to its declared fields, defaults filled in.
+
+        Raises :class:`IllegalAction` (with a code and parameters) when the move is not open or a field is not
+        allowed. Does not change ``state``.
+        """
+        kind = action["type"]
+        move = self.by_type.get(kind)
+        if move is None:
+            raise refuse("unknown_action", action=kind, allowed=self.types)
+        for key in action:
+            if key not in move.fields:
+                allowed = ", ".join(p.name for p in move.params) or "none besides type, seat and at"
+                raise refuse("unknown_field", action=kind, field=key, allowed=allowed)
+        seat = action.get("seat")
+        if move.system:
+            if seat is not None:
+                raise refuse("system_action", action=kind)
+        elif seat is None:
+            raise refuse("seat_required", action=kind)
+        at = action.get("at")
+        move.gate(state, seat, at)
+        result: dict[str, Any] = {"type": kind}
+        if seat is not None:
+            result["seat"] = seat
+        if at is not None:
+            result["at"] = at
+        for param in move.params:
+            value = action.get(param.name)
+            if value is None and param.default is not None:
+                value = param.default(state, seat)
+            value = param.accept(state, seat, kind, value)
+            if value is not None:
+                result[param.name] = value
+        return result
+
+    def covers(self, listed: Iterable[Mapping[str, Any]], action: Mapping[str, Any], state: State) -> bool:
+        """Whether a normalised ``action`` is one of the ``listed`` actions (typed inputs within their schema)."""
+        move = self.by_type.get(action.get("type", ""))
+        if move is None:
+            return False
+        typed = {p.name: p for p in move.params if not p.listed}
+        for entry in listed:
+            if entry.get("type") != action.get("type") or entry.get("seat") != action.get("seat"):
+                continue
+            fixed = {k: v for k, v in entry.items() if k not in ("type", "seat", "inputs")}
+            chosen = {k: v for k, v in action.items() if k not in ("type", "seat", "at") and k not in typed}
+            if fixed != chosen:
+                continue
+            if all(p.fits(state, action.get("seat"), action.get(name)) for name, p in typed.items()):
+                return True
+        return False
+
+
+def json_key(value: Any) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def json_safe(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is plain JSON that every store and browser keeps as it is (finite, shallow, no surrogates)."""
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return -(2**53) <= value <= 2**53
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, str):
+        return len(value) <= 10_000 and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in value)
+    if depth >= 8:
+        return False
+    if isinstance(value, list):
+        return len(value) <= 1000 and all(json_safe(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return len(value) <= 1000 and all(
+            isinstance(k, str) and json_safe(k) and json_safe(v, depth + 1) for k, v in value.items()
+        )
+    return False
