@@ -54,10 +54,35 @@ def observe(match: Match, seat: int, now: int) -> Observation:
     return Observation(seat=seat, view=match.view(seat), legal_actions=match.legal_actions(seat), now=now)
 
 
-class RandomBot:
-    """Picks uniformly among its legal actions; in real-time games it waits a random 0.2-2 s first.
+#: Words a random player types into a free-text input.
+RANDOM_WORDS = ("yes", "no", "Paris", "42", "I don't know", "a", "mars", "zebra", "1969", "b")
 
-    Works for every game whose legal actions are listed in full.
+
+def fill_inputs(entry: dict[str, Any], chooser: random.Random) -> dict[str, Any]:
+    """A listed action with its typed ``inputs`` filled in at random from their schemas (texts, numbers).
+
+    >>> entry = {"type": "answer", "seat": 1, "inputs": [{"name": "wager", "kind": "int", "minimum": 1,
+    ...          "maximum": 3, "optional": False}]}
+    >>> fill_inputs(entry, random.Random(1))["wager"] in (1, 2, 3)
+    True
+    """
+    action = {k: v for k, v in entry.items() if k != "inputs"}
+    for spec in entry.get("inputs", ()):
+        kind = spec["kind"]
+        if spec.get("optional") and chooser.random() < 0.2:
+            continue
+        if kind == "int":
+            action[spec["name"]] = chooser.randint(spec["minimum"], spec["maximum"])
+        elif kind == "text":
+            action[spec["name"]] = chooser.choice(RANDOM_WORDS)[: spec.get("max_length", 40)]
+        elif kind == "bool":
+            action[spec["name"]] = chooser.random() < 0.5
+    return action
+
+
+class RandomBot:
+    """Picks uniformly among its legal actions, typing random inputs where an action asks for them; in
+    real-time games it waits a random 0.2-2 s first. Works for every game.
     """
 
     def __init__(self, seat: int, seed: int = 0, min_delay_ms: int = 200, max_delay_ms: int = 2000) -> None:
@@ -74,9 +99,9 @@ class RandomBot:
         key = (_freeze(observation.legal_actions), repr(observation.view))
         if self._plan is not None and self._plan[0] == key:
             return self._plan[1]
-        action = self._random.choice(observation.legal_actions)
+        action = fill_inputs(self._random.choice(observation.legal_actions), self._random)
         at = observation.now + self._random.randint(self.min_delay_ms, self.max_delay_ms)
-        decision = Decision(dict(action), at)
+        decision = Decision(action, at)
         self._plan = (key, decision)
         return decision
 

@@ -18,8 +18,52 @@ import httpx
 import pytest
 import uvicorn
 
-from mindtable.core import Deadline, Event, Game, IllegalAction, Option, Result, Rng, register_game, registry
+from mindtable.core import Deadline, Event, Game, Option, Result, Rng, register_game, registry
+from mindtable.core.codes import refuse
+from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.server import create_app
+
+
+def _tally_turn(state: dict[str, Any], seat: int, at: Any) -> None:
+    if seat != state["turn"]:
+        raise refuse("not_your_turn", waiting=state["turn"])
+
+
+def _tally_due(state: dict[str, Any], seat: Any, at: Any) -> None:
+    if not state["tick_ms"] or (at or 0) < state["since"] + state["tick_ms"]:
+        raise refuse("not_yet")
+
+
+def _take(state: dict[str, Any], action: dict[str, Any], rng: Rng) -> list[Event]:
+    state["since"] = action.get("at", 0)
+    state["pile"] -= action["n"]
+    if state["pile"] == 0:
+        state["winner"] = action["seat"]
+    state["turn"] = 1 - state["turn"]
+    return [Event("took", {"seat": action["seat"], "n": action["n"]})]
+
+
+def _tick(state: dict[str, Any], action: dict[str, Any], rng: Rng) -> list[Event]:
+    state["since"] = action.get("at", 0)
+    state["turn"] = 1 - state["turn"]
+    return [Event("ticked", {"turn": state["turn"]})]
+
+
+def _counts(state: dict[str, Any], seat: int) -> list[int]:
+    return [n for n in (1, 2) if n <= state["pile"]]
+
+
+TALLY_MOVES = MoveTable(
+    [
+        Move(
+            "take",
+            _take,
+            _tally_turn,
+            params=(Param.choice("n", lambda s, seat: [n for n in (1, 2) if n <= s["pile"]]),),
+        ),
+        Move("tick", _tick, _tally_due, system=True),
+    ]
+)
 
 
 class Tally(Game):
@@ -29,37 +73,11 @@ class Tally(Game):
     max_players = 2
     option_schema = (Option("tick_ms", int, default=0, minimum=0),)
     bots: ClassVar[Mapping[str, str]] = {"random": "mindtable.core.bots:RandomBot"}
+    moves = TALLY_MOVES
+    codes: ClassVar[Mapping[str, str]] = {"not_yet": "the turn is not over yet"}
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> dict[str, Any]:
         return {"pile": 6, "turn": 0, "tick_ms": options["tick_ms"], "since": 0, "winner": None}
-
-    def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-        if seat != state["turn"]:
-            return []
-        return [{"type": "take", "seat": seat, "n": n} for n in (1, 2) if n <= state["pile"]]
-
-    def check(self, state: dict[str, Any], action: Mapping[str, Any]) -> None:
-        if action["type"] == "tick":
-            if not state["tick_ms"] or action.get("at", 0) < state["since"] + state["tick_ms"]:
-                raise IllegalAction("not_yet", "the turn is not over yet", action)
-            return
-        if action["type"] != "take":
-            raise IllegalAction("unknown_action", "tally has one action: take", action)
-        if action["seat"] != state["turn"]:
-            raise IllegalAction("not_your_turn", f"it is seat {state['turn']}'s turn", action)
-        if action.get("n") not in (1, 2) or action["n"] > state["pile"]:
-            raise IllegalAction("bad_count", "take 1 or 2 counters, no more than the pile", action)
-
-    def apply(self, state: dict[str, Any], action: Mapping[str, Any], rng: Rng) -> list[Event]:
-        state["since"] = action.get("at", 0)
-        if action["type"] == "tick":
-            state["turn"] = 1 - state["turn"]
-            return [Event("ticked", {"turn": state["turn"]})]
-        state["pile"] -= action["n"]
-        if state["pile"] == 0:
-            state["winner"] = action["seat"]
-        state["turn"] = 1 - state["turn"]
-        return [Event("took", {"seat": action["seat"], "n": action["n"]})]
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return {"pile": state["pile"], "turn": state["turn"]}
