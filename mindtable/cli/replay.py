@@ -1,7 +1,8 @@
 """``mindtable replay``: step through a recorded game, action by action, as one seat (or a spectator) saw it.
 
-Game-agnostic: the match is rebuilt from the record's start (``Match.from_snapshot(record["start"])``, or
-``new_match`` with the record's game, players, seed and options) and the actions are applied one by one.
+Game-agnostic: the core's one replay loop (:func:`mindtable.core.match.replay_into`) rebuilds the match from the
+record's start and applies the actions one by one; this module only shows each step. Records made under other
+rules or content are reported first (:func:`mindtable.core.match.record_notices`).
 """
 
 from __future__ import annotations
@@ -20,23 +21,25 @@ from rich.table import Table
 from rich.text import Text
 
 from mindtable.cli.play import fail
-from mindtable.core.errors import IllegalAction, MindtableError
+from mindtable.core.errors import MindtableError
 from mindtable.core.events import events_for
-from mindtable.core.match import Match, load_record, new_match
+from mindtable.core.match import Match, load_record, record_notices, replay_into, start_of
 
 
 def stdin_is_interactive() -> bool:
     return sys.stdin.isatty()
 
 
-def start_of(record: dict[str, Any]) -> Match:
-    """The match as it stood before the record's first action."""
-    if "start" in record:
-        return Match.from_snapshot(record["start"])
-    for name in ("game", "players"):
-        if name not in record:
-            raise MindtableError(f"the record is missing the field {name!r}")
-    return new_match(record["game"], record["players"], seed=record.get("seed", 0), options=record.get("options"))
+class _Quit(Exception):
+    """The viewer typed q."""
+
+
+#: How a record notice (a code with parameters) reads in the terminal.
+NOTICES = {
+    "old_format": "this record has {format}: it replays only while the game's code and files are unchanged",
+    "rules_changed": "recorded under rules revision {recorded}; revision {installed} is installed",
+    "content_changed": "the game's content files changed since this record was made ({recorded} -> {installed})",
+}
 
 
 def _time(action: dict[str, Any]) -> str:
@@ -155,24 +158,35 @@ def replay(
         f"watching as {who}." + (" Enter: next action, q: quit." if interactive else ""),
         highlight=False,
     )
+    for notice in record_notices(record):
+        console.print(f"[bold yellow]Note[/]: {NOTICES[notice['code']].format(**notice['params'])}", highlight=False)
     console.print(step_panel(0, len(actions), None, [], match.view(watcher), who))
-    for index, action in enumerate(actions, start=1):
+    shown: dict[str, Any] = {"index": 0, "view": match.view(watcher)}
+
+    def show(current: Match, action: dict[str, Any], events: list[Any]) -> None:
+        shown["index"] += 1
+        view = current.view(watcher)
+        panel = step_panel(
+            shown["index"], len(actions), action, events_for(events, watcher), view, who, shown["view"], full
+        )
+        shown["view"] = view
+        console.print(panel)
         if interactive:
-            answer = input()
-            if answer.strip().lower().startswith("q"):
-                console.print("Stopped.")
-                return
+            if input().strip().lower().startswith("q"):
+                raise _Quit
         elif pause:
             time.sleep(pause)
-        before = match.view(watcher)
-        try:
-            events = match.apply(action)
-        except IllegalAction as exc:
-            fail(f"{path}: action {index} ({action!r}) is illegal on replay: {exc.message}")
-        except MindtableError as exc:
-            fail(f"{path}: action {index} ({action!r}) cannot be applied: {exc}")
-        view = match.view(watcher)
-        console.print(step_panel(index, len(actions), action, events_for(events, watcher), view, who, before, full))
+
+    if interactive and input().strip().lower().startswith("q"):
+        console.print("Stopped.")
+        return
+    try:
+        match = replay_into(record, show)
+    except _Quit:
+        console.print("Stopped.")
+        return
+    except MindtableError as exc:
+        fail(f"{path}: {exc}")
     result = match.result
     if result is None:
         console.print("[bold]End of the record[/]: the game was not finished.")

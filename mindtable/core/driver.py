@@ -44,8 +44,7 @@ def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dic
     if best is None:
         return None
     at, _, action = best
-    if match.game.realtime or "at" in action:
-        action["at"] = at
+    action["at"] = at  # time always enters as "at", stamped by whoever drives the match (docs/protocol.md)
     return at, action
 
 

@@ -340,7 +340,7 @@ def new_match(
 
 
 # -- records -------------------------------------------------------------------------------------------
-def _start_of(record: Mapping[str, Any]) -> Match:
+def start_of(record: Mapping[str, Any]) -> Match:
     """The match a record starts from (its start snapshot, or for format 1 a new match from its seed)."""
     if not isinstance(record, Mapping):
         raise InvalidSnapshot(f"a record must be a JSON object, got {type(record).__name__}")
@@ -365,7 +365,7 @@ def replay_into(
     record: Mapping[str, Any], on_step: Callable[[Match, dict[str, Any], list[Event]], None] | None = None
 ) -> Match:
     """The one replay loop: start the record's match and apply its actions, calling ``on_step`` after each."""
-    match = _start_of(record)
+    match = start_of(record)
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise InvalidSnapshot("record field 'actions' must be a list")
@@ -440,7 +440,7 @@ def replay_steps(record: Mapping[str, Any], seat: int | None = None) -> list[dic
             }
         )
 
-    first = _start_of(record)
+    first = start_of(record)
     steps.append({"action": None, "events": [], "view": first.view(seat), "clock": first.clock})
     replay_into(record, step)
     return steps

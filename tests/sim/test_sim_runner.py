@@ -84,7 +84,10 @@ def test_auto_falls_back_to_the_match_engine_when_the_vector_engine_cannot_play_
 
 @pytest.mark.parametrize(
     ("hook", "reason"),
-    [(None, "has no batch simulator"), ("mindtable.games.the_mind.no_such_module:simulate_batch", "cannot be imported")],
+    [
+        (None, "has no batch simulator"),
+        ("mindtable.games.the_mind.no_such_module:simulate_batch", "cannot be imported"),
+    ],
 )
 def test_auto_falls_back_when_the_game_has_no_usable_batch_simulator(
     monkeypatch: pytest.MonkeyPatch, hook: str | None, reason: str

@@ -19,8 +19,10 @@ State layout (all plain JSON)::
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any, ClassVar
 
 from mindtable.core.codes import refuse
@@ -35,6 +37,12 @@ from mindtable.games.neurorace.deck import CARDS, LEVELS, SIDE_NAMES
 from mindtable.games.neurorace.tasks import PLACES, Task, format_task, layout_problems
 
 MODES = ("basic", "universal", "solo")
+CONTENT_DIGEST = (
+    "sha256:"
+    + hashlib.sha256(
+        b"".join(resources.files(__package__).joinpath(name).read_bytes() for name in ("tiles.txt", "deck.txt"))
+    ).hexdigest()[:16]
+)
 READY, PLAYING, OVER = "ready", "playing", "over"
 MAX_PLAYERS = 6
 HIDDEN = (
@@ -427,6 +435,10 @@ class NeuroRace(Game):
         problems = state_problems(state, players)
         if problems:
             raise ValueError("; ".join(problems[:5]))
+
+    def content_digest(self, options: Mapping[str, Any]) -> str | None:
+        """The tiles and the task deck are read while playing (a card id names its tasks): pin both files."""
+        return CONTENT_DIGEST
 
     def to_act(self, state: State, players: int) -> list[int]:
         phase = state["phase"]
