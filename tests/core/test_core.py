@@ -1,4 +1,8 @@
-"""The game-agnostic core: registry, options, snapshots, records, typed actions."""
+"""The game-agnostic core: registry, options, snapshots, records, typed actions.
+
+The core is tested with the reference game of ``tests/reference_game.py`` (or with any registered game, never
+by subclassing a real one).
+"""
 
 from __future__ import annotations
 
@@ -13,9 +17,30 @@ from mindtable.core.options import Option, validate_options
 from mindtable.core.rng import Rng
 
 
-def test_the_five_games_are_registered():
-    assert mindtable.game_ids()[:5] == ["the-mind", "neurorace", "carrera-de-mente", "caida-libre", "eesti-malumang"]
+def test_the_five_games_are_registered_through_entry_points_like_plugins():
+    from importlib.metadata import entry_points
+
+    declared = {ep.name for ep in entry_points(group="mindtable.games")}
+    five = ["the-mind", "neurorace", "carrera-de-mente", "caida-libre", "eesti-malumang"]
+    assert set(five) <= declared
+    assert mindtable.game_ids()[:5] == five
     assert "the-mind" in mindtable.available_game_ids()
+
+
+def test_a_broken_plugin_is_reported_and_breaks_nothing_else(monkeypatch):
+    from mindtable.core import registry
+
+    monkeypatch.setenv("MINDTABLE_GAMES", "broken-game=mindtable_no_such_plugin:GAME")
+    monkeypatch.setattr(registry, "_targets", None)
+    try:
+        assert "broken-game" not in mindtable.game_ids()
+        assert "the-mind" in mindtable.available_game_ids()
+        assert "cannot be imported" in registry.broken_games()["broken-game"]
+        with pytest.raises(mindtable.GameNotAvailable, match="installed but broken"):
+            mindtable.get_game("broken-game")
+    finally:
+        registry._targets = None
+        registry._broken.pop("broken-game", None)
 
 
 def test_a_registered_game_without_an_engine_says_so():
@@ -26,21 +51,20 @@ def test_a_registered_game_without_an_engine_says_so():
 
 
 def test_a_separate_package_can_add_a_game():
-    from mindtable.games.the_mind.rules import TheMind
-
-    class Variant(TheMind):
-        id = "the-mind-variant"
-        title = "The Mind (variant)"
-
     from mindtable.core import registry
+    from tests.reference_game import RiddleRelay
+
+    class Variant(RiddleRelay):
+        id = "riddle-variant"
+        title = "Riddle Relay (variant)"
 
     mindtable.register_game(Variant())
     try:
-        match = mindtable.new_match("the-mind-variant", players=2, seed=1)
-        assert match.game.title == "The Mind (variant)"
-        assert "the-mind-variant" in mindtable.game_ids()
+        match = mindtable.new_match("riddle-variant", players=2, seed=1)
+        assert match.game.title == "Riddle Relay (variant)"
+        assert "riddle-variant" in mindtable.game_ids()
     finally:
-        registry._loaded.pop("the-mind-variant")
+        registry._loaded.pop("riddle-variant")
 
 
 def test_options_errors_name_the_option_and_what_is_allowed():
@@ -134,25 +158,26 @@ def test_a_file_that_is_not_a_record_is_named(tmp_path):
 
 def test_a_rules_bug_during_apply_leaves_the_match_as_it_was():
     from mindtable.core import registry
-    from mindtable.games.the_mind.rules import TheMind
+    from tests.reference_game import RiddleRelay
 
-    class Buggy(TheMind):
-        id = "the-mind-buggy"
+    class Buggy(RiddleRelay):
+        id = "riddle-buggy"
 
         def apply(self, state, action, rng):
             events = super().apply(state, action, rng)
-            if action["type"] == "ready" and action["seat"] == 1:
+            if action["type"] == "pass":
                 raise RuntimeError("a bug after changing the state")
             return events
 
     mindtable.register_game(Buggy())
     try:
-        match = mindtable.new_match("the-mind-buggy", players=2, seed=3)
-        match.apply({"type": "ready", "seat": 0, "at": 5})
+        match = mindtable.new_match("riddle-buggy", players=2, seed=3)
+        seat = match.to_act()[0]
+        match.apply({"type": "topic", "seat": seat, "topic": "sky"})
         before = match.snapshot()
         with pytest.raises(RuntimeError):
-            match.apply({"type": "ready", "seat": 1, "at": 9})
+            match.apply({"type": "pass", "seat": seat})
         assert match.snapshot() == before
         assert len(match.actions) == 1
     finally:
-        registry._loaded.pop("the-mind-buggy")
+        registry._loaded.pop("riddle-buggy")

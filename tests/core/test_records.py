@@ -85,7 +85,7 @@ def test_records_of_format_1_still_replay_to_their_stored_result(name: str) -> N
     assert record["format"] == "mindtable-record/1" and "start" not in record
     match = mindtable.replay(record)  # verify=True: the stored result must come out again
     assert match.result is not None and match.result.to_dict() == record["result"]
-    assert [n["code"] for n in record_notices(record)][0] == "old_format"
+    assert next(n["code"] for n in record_notices(record)) == "old_format"
     # ...and what it replays to is saved as a format-2 record that replays by itself.
     again = mindtable.replay(json.loads(json.dumps(match.record())))
     assert again.snapshot() == match.snapshot()
