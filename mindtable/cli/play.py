@@ -128,12 +128,6 @@ def play(
 ) -> None:
     """Play GAME in this terminal against bots. Game options may also be given as flags: --mode solo."""
     game = resolve_game(game_id)
-    if not game.terminal:
-        with_ui = games_with("terminal")
-        fail(
-            f"{game.title} ({game.id}) has no terminal UI yet; games you can play here: "
-            f"{', '.join(with_ui) if with_ui else 'none'}"
-        )
     if players is None:
         players = game.min_players
     if humans < 0 or humans > players:
@@ -154,7 +148,10 @@ def play(
             bots[seat] = game.make_bot(bot_name, seat=seat, seed=seed, **params)
     except (MindtableError, ValueError) as exc:
         fail(str(exc))
-    run_terminal = load_hook(game.terminal)
+    if game.terminal:
+        run_terminal = load_hook(game.terminal)
+    else:
+        from mindtable.cli.table import run_table as run_terminal  # the generic terminal, for every game
     try:
         run_terminal(match, human_seats, bots)
     except KeyboardInterrupt:

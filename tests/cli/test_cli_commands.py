@@ -119,14 +119,6 @@ def test_play_explains_bad_requests(args: list[str], message: str) -> None:
     assert message in " ".join(result.output.split())
 
 
-def test_play_names_the_games_that_have_a_terminal_when_this_one_has_none(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(type(GAME), "terminal", None)
-    result = runner.invoke(app, ["play", "the-mind"], terminal_width=400)
-    assert result.exit_code == 2
-    assert "The Mind (the-mind) has no terminal UI yet; games you can play here:" in result.output
-    assert "the-mind," not in result.output.split("play here:")[1]
-
-
 # -- replay --------------------------------------------------------------------------------------------
 @pytest.fixture
 def finished_record(tmp_path: Path) -> tuple[Path, mindtable.Match]:

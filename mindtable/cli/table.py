@@ -1,0 +1,207 @@
+"""The generic terminal: any game, turn by turn, from its view, its legal actions and their inputs alone.
+
+``mindtable play GAME`` uses it for every game without a terminal of its own, so a new game is playable in a
+terminal on the day its rules are written. The seat whose turn it is sees its view as a table, what happened
+since its last turn, and its legal actions as a numbered menu; an action that asks for typed inputs (an answer,
+a number) prompts for each. Several people at one keyboard (hot-seat) are asked to pass the keyboard between
+turns, so nobody sees another seat's hidden cards. Bots act as soon as it is their turn; a game's own timers
+(deadlines) are delivered when due. Time enters every action as ``"at"``, ms since the game began.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from mindtable.cli.replay import view_table
+from mindtable.core.bots import Bot, observe
+from mindtable.core.errors import IllegalAction
+from mindtable.core.events import events_for
+from mindtable.core.match import Match
+
+Reader = Callable[[str], str]
+
+
+class Quit(Exception):
+    """The player asked to stop."""
+
+
+def describe_action(entry: Mapping[str, Any]) -> str:
+    """A menu line for a listed action: its type and fixed fields, and what it asks to type.
+
+    >>> describe_action({"type": "answer", "seat": 0, "inputs": [{"name": "text", "kind": "text"}]})
+    'answer (type: text)'
+    >>> describe_action({"type": "topic", "seat": 0, "topic": "sky"})
+    'topic: sky'
+    """
+    fixed = [f"{v}" if len(entry) == 3 else f"{k}={v}" for k, v in entry.items() if k not in ("type", "seat", "inputs")]
+    text = entry["type"].replace("_", " ")
+    if fixed:
+        text += ": " + ", ".join(fixed)
+    inputs = [spec["name"] for spec in entry.get("inputs", ())]
+    if inputs:
+        text += f" (type: {', '.join(inputs)})"
+    return text
+
+
+def ask_input(spec: Mapping[str, Any], read: Reader, console: Console) -> Any:
+    """Prompt for one typed input until it fits its schema; ``None`` when an optional input is left empty."""
+    name, kind = spec["name"], spec["kind"]
+    while True:
+        if kind == "int":
+            raw = read(f"{name} ({spec['minimum']}-{spec['maximum']}): ").strip()
+        elif kind == "bool":
+            raw = read(f"{name} (y/n): ").strip().lower()
+        else:
+            raw = read(f"{name}: ")
+        if raw.strip().lower() == "q":
+            raise Quit
+        if not raw.strip() and spec.get("optional"):
+            return None
+        if kind == "int":
+            try:
+                value = int(raw)
+            except ValueError:
+                console.print(f"[red]{name} must be a whole number from {spec['minimum']} to {spec['maximum']}[/]")
+                continue
+            if spec["minimum"] <= value <= spec["maximum"]:
+                return value
+            console.print(f"[red]{name} must be from {spec['minimum']} to {spec['maximum']}[/]")
+        elif kind == "bool":
+            if raw in ("y", "yes", "n", "no"):
+                return raw.startswith("y")
+            console.print("[red]answer y or n[/]")
+        else:
+            if raw.strip() and len(raw) <= spec.get("max_length", 500):
+                return raw
+            console.print(f"[red]type 1 to {spec.get('max_length', 500)} characters[/]")
+
+
+def run_table(
+    match: Match,
+    human_seats: list[int],
+    bots: Mapping[int, Bot],
+    *,
+    read: Reader = input,
+    console: Console | None = None,
+    clock: Callable[[], int] | None = None,
+) -> None:
+    """Play ``match`` turn by turn: people at ``human_seats`` answer prompts, ``bots`` play the other seats."""
+    console = console or Console()
+    started = time.monotonic()
+
+    def now() -> int:
+        current = clock() if clock is not None else int((time.monotonic() - started) * 1000)
+        return max(current, match.clock)
+
+    unseen: dict[int, list[dict[str, Any]]] = {seat: [] for seat in human_seats}
+    last_human: int | None = None
+
+    def apply(action: dict[str, Any]) -> None:
+        events = match.apply(action)
+        for seat in human_seats:
+            unseen[seat].extend(events_for(events, seat))
+
+    console.print(f"[bold]{escape(match.game.title)}[/]: {match.players} seats; you play {human_seats or 'none'}.")
+    console.print("Type the number of an action; v shows your whole view again; q quits.", highlight=False)
+    idle = 0
+    while not match.is_over:
+        deadline = match.next_deadline()
+        if deadline is not None and deadline.at <= now():
+            apply(deadline.due_action())
+            continue
+        to_act = match.to_act()
+        bot_seat = next((s for s in to_act if s in bots), None)
+        if bot_seat is not None:
+            decision = bots[bot_seat].decide(observe(match, bot_seat, now()))
+            if decision is not None:
+                apply({**decision.action, "seat": bot_seat, "at": now()})
+                idle = 0
+                continue
+        seat = next((s for s in to_act if s in human_seats), None)
+        if seat is None:
+            if deadline is not None:
+                time.sleep(min(0.2, max(0.0, (deadline.at - now()) / 1000)))
+                continue
+            idle += 1
+            if idle > 3:
+                console.print("[red]Nobody can act and no timer is running: the game is stuck.[/]")
+                return
+            continue
+        if last_human is not None and seat != last_human and len(human_seats) > 1:
+            console.print(f"\n[bold]Pass the keyboard to seat {seat}[/] and press Enter.", highlight=False)
+            if read("").strip().lower() == "q":
+                return
+        last_human = seat
+        try:
+            _human_turn(match, seat, unseen, read, console, now, apply)
+        except Quit:
+            if read("Quit this game? (y/n) ").strip().lower().startswith("y"):
+                return
+        except EOFError:  # the input closed: stop, keeping what was played
+            return
+    _show_result(match, console)
+
+
+def _human_turn(
+    match: Match,
+    seat: int,
+    unseen: dict[int, list[dict[str, Any]]],
+    read: Reader,
+    console: Console,
+    now: Callable[[], int],
+    apply: Callable[[dict[str, Any]], None],
+) -> None:
+    for event in unseen[seat]:
+        data = {k: v for k, v in event.items() if k != "type"}
+        console.print(f"  • [green]{event['type']}[/] {escape(str(data)) if data else ''}", highlight=False)
+    unseen[seat].clear()
+    console.print(f"\n[bold]Seat {seat}[/], your turn.", highlight=False)
+    console.print(view_table(match.view(seat)))
+    legal = match.legal_actions(seat)
+    menu = Table.grid(padding=(0, 1))
+    for number, entry in enumerate(legal, start=1):
+        menu.add_row(f"[bold]{number}[/]", escape(describe_action(entry)))
+    console.print(menu)
+    while True:
+        raw = read("> ").strip().lower()
+        if raw == "q":
+            raise Quit
+        if raw == "v":
+            console.print(view_table(match.view(seat)))
+            continue
+        if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
+            console.print(f"[red]type a number from 1 to {len(legal)} (v: view, q: quit)[/]")
+            continue
+        entry = legal[int(raw) - 1]
+        action = {k: v for k, v in entry.items() if k != "inputs"}
+        for spec in entry.get("inputs", ()):
+            value = ask_input(spec, read, console)
+            if value is not None:
+                action[spec["name"]] = value
+        try:
+            apply({**action, "at": now()})
+        except IllegalAction as exc:
+            console.print(f"[red]{escape(exc.message)}[/]")
+            legal = match.legal_actions(seat)
+            if not legal:
+                return
+            continue
+        return
+
+
+def _show_result(match: Match, console: Console) -> None:
+    result = match.result
+    if result is None:
+        return
+    winners = ", ".join(f"seat {s}" for s in result.winners) or "nobody"
+    console.print(f"\n[bold]Game over[/] ({result.reason}): {winners} won.", highlight=False)
+    scores = Table("seat", "score")
+    for seat, score in enumerate(result.scores):
+        scores.add_row(str(seat), f"{score:g}")
+    console.print(scores)
