@@ -537,7 +537,7 @@ class Room:
             try:
                 events = self.match.apply(action)
             except IllegalAction as exc:
-                self._reject(conn, client_id, exc.code, exc.message)
+                self._reject(conn, client_id, exc.code, exc.message, exc.params)
                 if conn is None:
                     log.warning("room %s: server-side action %s refused: %s", self.code, action, exc)
                 return
@@ -548,6 +548,8 @@ class Room:
                 return
             started = time.perf_counter()
             try:
+                # What the engine normalised (declared fields only) is what is stored, recorded and broadcast.
+                action = self.match.last_action or action
                 await self.manager.storage.append(self.id, self.steps, action)
             except Exception:
                 self._rebuild(self.steps)
@@ -567,9 +569,12 @@ class Room:
                 await self._finish()
             self._schedule()
 
-    def _reject(self, conn: Connection | None, client_id: Any, code: str, message: str) -> None:
+    def _reject(
+        self, conn: Connection | None, client_id: Any, code: str, message: str, params: dict[str, Any] | None = None
+    ) -> None:
         if conn is not None:
-            conn.send_message({"kind": "rejected", "id": client_id, "code": code, "message": message})
+            reply = {"kind": "rejected", "id": client_id, "code": code, "params": params or {}, "message": message}
+            conn.send_message(reply)
 
     def _rebuild(self, steps: int) -> None:
         record = self.match.record()

@@ -181,16 +181,27 @@ def format_task(task: Task) -> str:
 def layout_problems(task: Task, sides: Sequence[Side | None]) -> list[dict[str, object]]:
     """Why a layout (one up side or ``None`` per place) does not complete ``task``; empty when it does.
 
-    Each problem is ``{"place": i, "reason": ...}`` (a sign problem names the place to its right).
+    Each problem is ``{"place": i, "code": ..., ...parameters, "reason": English}``: ``empty``; ``needs`` (the
+    place's condition is not met; pages describe it from the task); ``sign`` with ``left``, ``sign``, ``right``
+    (the numbers around a ``<`` or ``>`` that does not hold; it names the place to its right).
     """
     problems: list[dict[str, object]] = []
     for index, (place, side) in enumerate(zip(task.places, sides, strict=True)):
         if side is None:
-            problems.append({"place": index, "reason": "empty"})
+            problems.append({"place": index, "code": "empty", "reason": "empty"})
         elif not place.matches(side):
-            problems.append({"place": index, "reason": f"needs {place.describe()}"})
+            problems.append({"place": index, "code": "needs", "reason": f"needs {place.describe()}"})
     for index, sign in enumerate(task.signs):
         left, right = sides[index], sides[index + 1]
         if sign is not None and left is not None and right is not None and not sign_holds(sign, left[2], right[2]):
-            problems.append({"place": index + 1, "reason": f"{left[2]:02d} {sign} {right[2]:02d} does not hold"})
+            problems.append(
+                {
+                    "place": index + 1,
+                    "code": "sign",
+                    "left": left[2],
+                    "sign": sign,
+                    "right": right[2],
+                    "reason": f"{left[2]:02d} {sign} {right[2]:02d} does not hold",
+                }
+            )
     return problems

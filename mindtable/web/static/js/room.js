@@ -4,7 +4,7 @@
 import { $, api, fill, forgetSeat, h, loadSeat, normalizeCode, rememberName, saveSeat, savedName, toast } from "./common.js";
 import { Connection } from "./connection.js";
 import { loadGame, seatLabel } from "./games.js";
-import { initI18n, lang, languageSwitch, t } from "./i18n.js";
+import { has, initI18n, lang, languageSwitch, t } from "./i18n.js";
 
 const params = new URLSearchParams(location.search);
 const code = normalizeCode(params.get("code"));
@@ -112,28 +112,75 @@ async function mountGame() {
   return shell.mounting;
 }
 
-/** A page for games without a web module: the raw view, so a new engine is playable for debugging. */
+/** The generic table, for games without a web module: whose turn it is, the view as a table, and the legal
+ * actions as buttons; an action that asks for typed inputs (an answer, a number) shows a small form. */
 function genericView(root) {
-  const pre = h("pre", { class: "generic-view" });
-  const actions = h("div", { class: "actions" });
-  fill(root, h("p", { class: "muted" }, t("room.no_module")), actions, pre);
+  const turn = h("p", { class: "generic-turn", "data-testid": "generic-turn", "aria-live": "polite" });
+  const actions = h("div", { class: "actions generic-actions", "data-testid": "generic-actions" });
+  const table = h("table", { class: "generic-view", "data-testid": "generic-view" });
+  const log = h("ul", { class: "generic-log", role: "log", "aria-label": t("room.events") });
+  fill(root, h("p", { class: "muted" }, t("room.no_module")), turn, actions, table, log);
+  const show = (value) => (value !== null && typeof value === "object" ? JSON.stringify(value) : String(value));
   return {
     update(msg) {
-      pre.textContent = JSON.stringify(msg.view, null, 2);
-      fill(actions, (msg.legal || []).map((a) => h("button", { type: "button", onclick: () => sendAction(a) }, JSON.stringify(a))));
+      const view = msg.view || {};
+      const toAct = view.to_act || [];
+      turn.textContent = toAct.includes(shell.seat) ? t("room.your_turn") : toAct.length ? t("room.waiting_for", { seats: toAct.map((s) => seatLabel(t, shell.room?.seats, s)).join(", ") }) : "";
+      fill(table, Object.entries(view).filter(([key]) => key !== "to_act").map(([key, value]) => h("tr", {}, h("th", { scope: "row" }, key), h("td", {}, show(value)))));
+      fill(actions, (msg.legal || []).map((action) => actionControl(action)));
     },
-    events() {},
+    events(events) {
+      for (const ev of events || []) {
+        const { type, ...data } = ev;
+        log.prepend(h("li", {}, `${type} ${Object.keys(data).length ? JSON.stringify(data) : ""}`));
+      }
+    },
     destroy() {},
   };
+}
+
+/** One legal action: a button, or a form with a field per typed input (text, number, checkbox). */
+function actionControl(action) {
+  const { inputs, seat: _seat, ...fixed } = action;
+  const label = [fixed.type.replaceAll("_", " "), ...Object.entries(fixed).filter(([k]) => k !== "type").map(([, v]) => String(v))].join(" ");
+  if (!inputs || !inputs.length) return h("button", { type: "button", onclick: () => sendAction(fixed).catch(() => {}) }, label);
+  const fields = inputs.map((spec) => {
+    const id = `input-${fixed.type}-${spec.name}`;
+    const attrs = { id, name: spec.name, "data-testid": id };
+    let input;
+    if (spec.kind === "int") input = h("input", { ...attrs, type: "number", min: spec.minimum, max: spec.maximum, step: 1, required: !spec.optional });
+    else if (spec.kind === "bool") input = h("input", { ...attrs, type: "checkbox" });
+    else input = h("input", { ...attrs, type: "text", maxlength: spec.max_length, required: !spec.optional, autocomplete: "off" });
+    return h("label", { for: id }, `${spec.name} `, input);
+  });
+  const form = h("form", { class: "generic-form", "data-testid": `form-${fixed.type}` }, ...fields, h("button", { type: "submit" }, label));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const filled = { ...fixed };
+    inputs.forEach((spec, index) => {
+      const input = fields[index].querySelector("input");
+      if (spec.kind === "int") filled[spec.name] = input.value === "" ? undefined : Number(input.value);
+      else if (spec.kind === "bool") filled[spec.name] = input.checked;
+      else filled[spec.name] = input.value;
+      if (filled[spec.name] === undefined) delete filled[spec.name];
+    });
+    sendAction(filled).catch(() => {});
+  });
+  return form;
+}
+
+/** A refusal in words: the code with its parameters, translated (game strings first, then the shell's). */
+function reasonText(err) {
+  const key = `error.${err.code}`;
+  const known = shell.gameT.has ? shell.gameT.has(key) : has(key);
+  return known ? shell.gameT(key, err.params || {}) : err.message || err.code;
 }
 
 function sendAction(action) {
   if (!shell.conn || shell.seat === null) return Promise.reject({ code: "not_a_seat", message: t("error.spectator") });
   const { seat: _seat, at: _at, ...clean } = action; // the server sets both
   return shell.conn.send(clean).catch((err) => {
-    const key = `error.${err.code}`;
-    const text = shell.gameT.has?.(key) ? shell.gameT(key) : err.message || err.code;
-    toast(t("error.rejected", { reason: text }), "error");
+    toast(t("error.rejected", { reason: reasonText(err) }), "error");
     throw err;
   });
 }

@@ -152,14 +152,14 @@ export function mount(root, ctx) {
     }
   }
 
+  // Problems come as codes with parameters (tasks.layout_problems); the English "reason" is only a fallback.
   function problemText(problem, task) {
-    const reason = String(problem.reason || "");
-    if (reason === "empty") return t("nr.problem.empty");
-    const sign = /^(\d+) ([<>]) (\d+) does not hold$/.exec(reason);
-    if (sign) return t(sign[2] === "<" ? "nr.problem.less" : "nr.problem.greater", { left: sign[1], right: sign[3] });
+    const two = (n) => String(n).padStart(2, "0");
+    if (problem.code === "empty") return t("nr.problem.empty");
+    if (problem.code === "sign") return t(problem.sign === "<" ? "nr.problem.less" : "nr.problem.greater", { left: two(problem.left), right: two(problem.right) });
     const place = task?.places?.[problem.place];
-    if (reason.startsWith("needs ") && place && place.kind !== "unknown") return t("nr.problem.needs", { what: condText(place) });
-    return reason;
+    if (problem.code === "needs" && place && place.kind !== "unknown") return t("nr.problem.needs", { what: condText(place) });
+    return String(problem.reason || "");
   }
 
   // -- drawing pieces ----------------------------------------------------------------------------------

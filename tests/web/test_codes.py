@@ -1,0 +1,59 @@
+"""Every reason code has words in every page language: the core's in the shell's strings, each game's in its
+page's strings (en, es, et), with no parameter the engine does not send. Pages never parse English."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import mindtable
+from mindtable.core.codes import CORE_CODES, template_fields
+from mindtable.web import STATIC_DIR
+
+LANGUAGES = ("en", "es", "et")
+
+
+def strings(folder: Path, lang: str) -> dict[str, str]:
+    path = folder / f"{lang}.json"
+    assert path.exists(), f"{path} is missing"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def check(codes: dict[str, str], folder: Path) -> list[str]:
+    problems = []
+    for lang in LANGUAGES:
+        table = strings(folder, lang)
+        for code, template in codes.items():
+            text = table.get(f"error.{code}")
+            if text is None:
+                problems.append(f"{folder.relative_to(STATIC_DIR)}/{lang}.json: no words for the code {code!r}")
+            elif not placeholders(text) <= template_fields(template):
+                extra = placeholders(text) - template_fields(template)
+                problems.append(f"{lang}: error.{code} uses {sorted(extra)}, which the engine does not send")
+    return problems
+
+
+def test_core_codes_are_translated() -> None:
+    assert check(CORE_CODES, STATIC_DIR / "i18n") == []
+
+
+@pytest.mark.parametrize("game_id", [g for g in mindtable.available_game_ids() if mindtable.get_game(g).web_module])
+def test_game_codes_are_translated_on_the_game_page(game_id: str) -> None:
+    game = mindtable.get_game(game_id)
+    assert check(dict(game.codes), STATIC_DIR / "games" / str(game.web_module) / "i18n") == []
+
+
+def test_no_page_parses_engine_sentences() -> None:
+    offenders = [
+        str(path.relative_to(STATIC_DIR))
+        for path in STATIC_DIR.rglob("*.js")
+        if re.search(r"does not hold|\.startsWith\(\"needs ", path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
