@@ -187,7 +187,7 @@ def test_replay_reports_an_action_that_is_illegal_on_replay(finished_record: tup
     path.write_text(json.dumps(record))
     result = runner.invoke(app, ["replay", str(path)], terminal_width=400)
     assert result.exit_code == 2
-    assert "action 1" in result.output and "is illegal on replay" in result.output
+    assert "record action 0" in result.output and "is illegal on replay" in result.output
 
 
 # -- simulate ------------------------------------------------------------------------------------------
