@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mindtable.core.codes import refuse
+from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event, Result
 from mindtable.core.game import Game, State
 from mindtable.core.moves import Move, MoveTable, Param
@@ -57,21 +58,28 @@ CODES = {
 }
 
 
-def _gate_answerer(state: State, seat: int, at: Any) -> None:
+def _gate_answerer(state: State, seat: int, at: Any) -> IllegalAction | None:
     if seat != state["turn"]["seat"]:
-        raise refuse("not_answerer", answerer=state["turn"]["seat"])
+        return refuse("not_answerer", answerer=state["turn"]["seat"])
+    return None
 
 
-def _gate_topic(state: State, seat: int, at: Any) -> None:
-    _gate_answerer(state, seat, at)
+def _gate_topic(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_answerer(state, seat, at)
+    if refusal is not None:
+        return refusal
     if state["card"] is not None:
-        raise refuse("topic_chosen")
+        return refuse("topic_chosen")
+    return None
 
 
-def _gate_answer(state: State, seat: int, at: Any) -> None:
-    _gate_answerer(state, seat, at)
+def _gate_answer(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_answerer(state, seat, at)
+    if refusal is not None:
+        return refusal
     if state["card"] is None:
-        raise refuse("choose_topic_first")
+        return refuse("choose_topic_first")
+    return None
 
 
 def _open_topics(state: State, seat: Any) -> list[str]:

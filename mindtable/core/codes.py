@@ -44,9 +44,26 @@ CORE_CODES: dict[str, str] = {
 MAX_TIME_MS = 10 * 365 * 24 * 3600 * 1000
 
 
+_SHARED: dict[str, IllegalAction] = {}
+
+
 def refuse(code: str, **params: Any) -> IllegalAction:
-    """An :class:`IllegalAction` for ``code``; raise it. The match fills in the message from the template."""
+    """An :class:`IllegalAction` for ``code``: a move's gate returns it, other code raises it.
+
+    The match fills in the English message from the code's template. (A refusal without parameters is
+    shared, since gates build many while listing; the match raises a fresh copy.)
+    """
+    if not params:
+        shared = _SHARED.get(code)
+        if shared is None:
+            shared = _SHARED[code] = IllegalAction(code)
+        return shared
     return IllegalAction(code, None, None, params)
+
+
+def fresh(error: IllegalAction) -> IllegalAction:
+    """A copy of a (possibly shared) refusal that a caller may fill in and keep."""
+    return IllegalAction(error.code, error._message, error.action, dict(error.params))
 
 
 class _Defaulting(dict[str, Any]):

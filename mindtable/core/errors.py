@@ -33,18 +33,35 @@ class IllegalAction(MindtableError):
         code: str,
         message: str | None = None,
         action: Mapping[str, Any] | None = None,
-        params: Mapping[str, Any] | None = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
+        # Kept cheap: gates build refusals while listing legal actions, thousands of times a second.
         self.code = code
-        self.params: dict[str, Any] = dict(params or {})
-        self.message = message if message is not None else code.replace("_", " ")
-        super().__init__(self.message)
+        self.params: dict[str, Any] = params if params is not None else {}
+        self._message = message
         self.action = dict(action) if action is not None else None
+
+    @property
+    def message(self) -> str:
+        return self._message if self._message is not None else self.code.replace("_", " ")
+
+    @property
+    def filled(self) -> bool:
+        """Whether the English message is known (given, or filled in from the code's template)."""
+        return self._message is not None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.message!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.code, self._message, self.action, self.params))
 
     def with_message(self, message: str) -> IllegalAction:
         """The same refusal with its English message filled in from a template."""
-        self.message = message
-        self.args = (message,)
+        self._message = message
         return self
 
     def to_dict(self) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mindtable.core.codes import describe
+from mindtable.core.codes import describe, fresh
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.moves import MoveTable
@@ -95,20 +95,22 @@ class Game(ABC):
     # -- moves: listing, checking and applying all come from the move table ----------------------------
     def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[ActionDict]:
         """The actions ``seat`` may take now: one entry per listed choice, typed inputs as ``"inputs"``."""
-        return self._table().legal_actions(state, seat, at)
+        table = self.moves if self.moves is not None else self._table()
+        return table.legal_actions(state, seat, at)
 
     def normalize_action(self, state: State, action: Mapping[str, Any]) -> ActionDict:
         """``action`` reduced to its move's declared fields, defaults filled in; refusals raise IllegalAction."""
-        return self._table().normalize(state, action)
+        table = self.moves if self.moves is not None else self._table()
+        return table.normalize(state, action)
 
     def check(self, state: State, action: Mapping[str, Any]) -> None:
         """Raise :class:`IllegalAction` if ``action`` is not allowed now; never changes ``state``."""
         self.normalize_action(state, action)
 
-    def apply(self, state: State, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+    def apply(self, state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         """Change ``state`` for a normalised action that passed the check; return the events."""
-        move = self._table().by_type[action["type"]]
-        return move.effect(state, dict(action), rng)
+        table = self.moves if self.moves is not None else self._table()
+        return table.by_type[action["type"]].effect(state, action, rng)
 
     def to_act(self, state: State, players: int) -> list[int]:
         """The seats expected to act now (whose turn it is). Default: every seat with a move open to it."""
@@ -117,7 +119,8 @@ class Game(ABC):
 
     def explain(self, error: IllegalAction) -> IllegalAction:
         """Fill in the English message of a refusal raised with a code and parameters."""
-        if error.message == error.code.replace("_", " "):
+        if not error.filled:
+            error = fresh(error)  # never fill in a refusal that gates share
             error.with_message(describe(error.code, error.params, self.codes))
         return error
 

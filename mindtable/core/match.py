@@ -10,7 +10,7 @@ Every surface (terminal, server, bots, simulator, RL environments) drives a :cla
 >>> match.apply({"type": "ready", "seat": 0, "at": 5})
 Traceback (most recent call last):
 ...
-mindtable.core.errors.IllegalAction: seat 0 is already ready
+mindtable.core.errors.IllegalAction: you are already ready
 >>> again = mindtable.replay(match.record())
 >>> again.snapshot() == match.snapshot()
 True
@@ -40,6 +40,7 @@ from mindtable.core.options import validate_options
 from mindtable.core.registry import get_game
 from mindtable.core.rng import Rng
 
+_ENVELOPE_KEYS = frozenset(("type", "seat", "at"))
 RECORD_FORMAT = "mindtable-record/2"
 RECORD_FORMATS = ("mindtable-record/1", RECORD_FORMAT)
 SNAPSHOT_FORMAT = "mindtable-snapshot/1"
@@ -95,7 +96,8 @@ class Match:
         """
         if self._result is not None:
             return []
-        self._check_seat(seat, None)
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self._check_seat(seat, None)
         return self.game.legal_actions(self.state, seat, self.clock)
 
     def to_act(self) -> list[int]:
@@ -125,7 +127,15 @@ class Match:
 
         An illegal action raises :class:`IllegalAction` and leaves the match exactly as it was.
         """
-        action = self.check(action)
+        action = self._envelope(action)
+        if self._result is not None:
+            raise self.game.explain(refuse("match_over"))
+        try:
+            action = self.game.normalize_action(self.state, action)
+        except IllegalAction as exc:
+            if exc.action is None:
+                exc.action = action
+            raise self.game.explain(exc) from None
         try:
             events = self.game.apply(self.state, action, self.rng)
         except Exception:
@@ -173,7 +183,7 @@ class Match:
                 refuse("malformed_action", problem="an action needs a 'type' string, e.g. {'type': 'play', ...}")
             )
         for key, value in action.items():
-            if type(key) is not str or (key != "at" and not json_safe(value)):
+            if type(key) is not str or (key not in _ENVELOPE_KEYS and not json_safe(value)):
                 raise self.game.explain(
                     refuse("malformed_action", problem=f"field {str(key)[:40]!r} is not plain JSON data")
                 )
@@ -208,10 +218,10 @@ class Match:
     # -- looking -------------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-ready; ``None`` is a spectator. ``"to_act"`` lists whose turn it is."""
-        if seat is not None:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
             self._check_seat(seat, None)
         view = self.game.view(self.state, seat)
-        view["to_act"] = self.to_act()
+        view["to_act"] = [] if self._result is not None else self.game.to_act(self.state, self.players)
         return view
 
     @property

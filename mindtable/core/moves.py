@@ -9,10 +9,11 @@ with its domain now), and what it does (its *effect*). From that one declaration
 * ``apply(state, action, rng)``: the effect, on the action normalised to its declared fields (defaults filled
   in, nothing undeclared kept), which is also what the record stores.
 
->>> from mindtable.core.codes import refuse
+>>> from mindtable.core.codes import fresh, refuse
 >>> def my_turn(state, seat, at):
 ...     if state["turn"] != seat:
-...         raise refuse("not_your_turn", waiting=state["turn"])
+...         return refuse("not_your_turn", waiting=state["turn"])
+...     return None
 >>> def guess(state, action, rng):
 ...     state["guesses"].append(action["word"])
 ...     state["turn"] = 1 - state["turn"]
@@ -39,7 +40,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from mindtable.core.codes import refuse
+from mindtable.core.codes import fresh, refuse
 from mindtable.core.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -47,8 +48,9 @@ if TYPE_CHECKING:
     from mindtable.core.rng import Rng
 
 State = dict[str, Any]
-#: ``gate(state, seat, at)`` raises a refusal when the move is not open to ``seat`` now (``at`` may be None).
-Gate = Callable[[State, Any, Any], None]
+#: ``gate(state, seat, at)`` returns the refusal (:func:`~mindtable.core.codes.refuse`) when the move is not
+#: open to ``seat`` now, else ``None`` (``at`` may be None). Returning, not raising, keeps listing cheap.
+Gate = Callable[[State, Any, Any], "IllegalAction | None"]
 Effect = Callable[[State, dict[str, Any], "Rng"], "list[Event]"]
 #: A domain: the values allowed now (``None`` in it means "may be left out").
 Domain = Callable[[State, Any], Sequence[Any]]
@@ -58,7 +60,7 @@ ENVELOPE = ("type", "seat", "at")
 TEXT_LIMIT = 500
 
 
-def _always(state: State, seat: Any, at: Any) -> None:
+def _always(state: State, seat: Any, at: Any) -> IllegalAction | None:
     return None
 
 
@@ -149,7 +151,7 @@ class Param:
             if _member(value, allowed):
                 return value
             if self.explain is not None:
-                raise self.explain(state, seat, value)
+                raise fresh(self.explain(state, seat, value))
             shown = [v for v in allowed if v is not None]
             if value is None:
                 raise refuse("missing_field", action=action_type, field=self.name, allowed=_allowed_text(shown))
@@ -205,7 +207,10 @@ class Param:
 def _member(value: Any, allowed: Iterable[Any]) -> bool:
     # Equality without bool/int confusion: True is not the card 1, 1.0 is not the seat 1.
     kind = type(value)
-    return any(type(item) is kind and item == value for item in allowed)
+    for item in allowed:  # noqa: SIM110 -- a loop is faster than any() on a generator here
+        if item == value and type(item) is kind:
+            return True
+    return False
 
 
 def _clean_text(value: str) -> bool:
@@ -232,7 +237,9 @@ class Move:
     """One move of a game: its type, who may make it and when, its parameters and its effect.
 
     ``system`` moves are made by the game itself (a timer, delivered by whoever drives the match) and carry no
-    seat; every other move needs the seat of the player who makes it.
+    seat; every other move needs the seat of the player who makes it. ``phases`` are the values of the state's
+    phase (``MoveTable(phase_key=...)``) in which the move exists at all; in another phase it is refused with
+    ``phase_refusal`` (a code of the game) before its gate is asked.
     """
 
     type: str
@@ -241,6 +248,8 @@ class Move:
     params: tuple[Param, ...] = ()
     system: bool = False
     help: str = ""
+    phases: tuple[str, ...] = ()
+    phase_refusal: str = "not_now"
     fields: frozenset[str] = field(default=frozenset(), init=False)
 
     def __post_init__(self) -> None:
@@ -250,10 +259,11 @@ class Move:
 class MoveTable:
     """A game's moves by type, and the listing, checking and normalising that all come from them."""
 
-    __slots__ = ("_help", "by_type", "moves", "player_moves", "types")
+    __slots__ = ("_by_phase", "_help", "_listing", "by_type", "moves", "phase_key", "player_moves", "types")
 
-    def __init__(self, moves: Iterable[Move]) -> None:
+    def __init__(self, moves: Iterable[Move], *, phase_key: str | None = None) -> None:
         self.moves: tuple[Move, ...] = tuple(moves)
+        self.phase_key = phase_key
         self.by_type: dict[str, Move] = {}
         for move in self.moves:
             if move.type in self.by_type:
@@ -261,23 +271,44 @@ class MoveTable:
             self.by_type[move.type] = move
         self.player_moves = tuple(m for m in self.moves if not m.system)
         self.types = ", ".join(self.by_type)
+        self._listing = tuple((m.type, m.gate, m) for m in self.player_moves)
+        if phase_key is None and any(m.phases for m in self.moves):
+            raise ValueError("moves declare phases but the table has no phase_key")
+        phases = {p for m in self.moves for p in m.phases}
+        #: phase -> the listing of the moves that exist in it (moves without phases exist in every phase).
+        self._by_phase = {
+            phase: tuple(entry for entry in self._listing if not entry[2].phases or phase in entry[2].phases)
+            for phase in phases
+        }
 
     # -- listing --------------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[dict[str, Any]]:
         """Every action open to ``seat`` now: one per combination of listed choices, with typed inputs."""
         actions: list[dict[str, Any]] = []
-        for move in self.player_moves:
-            try:
-                move.gate(state, seat, at)
-            except IllegalAction:
+        listing = self._listing
+        if self.phase_key is not None:
+            phase = state[self.phase_key]
+            listing = self._by_phase.get(phase) or tuple(e for e in self._listing if not e[2].phases)
+        for kind, gate, move in listing:
+            if gate(state, seat, at) is not None:
                 continue
-            if not move.params:
-                actions.append({"type": move.type, "seat": seat})
-                continue
-            actions.extend(self._entries(move, state, seat))
+            if move.params:
+                actions.extend(self._entries(move, state, seat))
+            else:
+                actions.append({"type": kind, "seat": seat})
         return actions
 
     def _entries(self, move: Move, state: State, seat: int) -> list[dict[str, Any]]:
+        params = move.params
+        domain = params[0].domain
+        if len(params) == 1 and params[0].kind == "choice" and domain is not None:
+            # The common case, kept fast: one listed choice (a card, a spot, a topic).
+            kind, name, skip_none = move.type, params[0].name, params[0].default is not None
+            return [
+                {"type": kind, "seat": seat, name: value} if value is not None else {"type": kind, "seat": seat}
+                for value in domain(state, seat)
+                if value is not None or not skip_none
+            ]
         listed = [p for p in move.params if p.listed]
         inputs = [p.schema(state, seat) for p in move.params if not p.listed]
         domains = []
@@ -299,13 +330,12 @@ class MoveTable:
 
     def open_to(self, state: State, seat: int, at: int | None = None) -> bool:
         """Whether any move's gate is open to ``seat`` now (parameters not considered)."""
-        for move in self.player_moves:
-            try:
-                move.gate(state, seat, at)
-            except IllegalAction:
-                continue
-            return True
-        return False
+        return any(self._refusal(move, state, seat, at) is None for move in self.player_moves)
+
+    def _refusal(self, move: Move, state: State, seat: Any, at: Any) -> IllegalAction | None:
+        if move.phases and state[self.phase_key or ""] not in move.phases:
+            return refuse(move.phase_refusal, action=move.type)
+        return move.gate(state, seat, at)
 
     def labels(self, state: State, seat: int) -> dict[str, dict[str, Any]]:
         """Labels for listed choices, by move type and parameter (for surfaces)."""
@@ -340,7 +370,9 @@ class MoveTable:
         elif seat is None:
             raise refuse("seat_required", action=kind)
         at = action.get("at")
-        move.gate(state, seat, at)
+        refusal = self._refusal(move, state, seat, at)
+        if refusal is not None:
+            raise fresh(refusal)
         result: dict[str, Any] = {"type": kind}
         if seat is not None:
             result["seat"] = seat
@@ -350,7 +382,11 @@ class MoveTable:
             value = action.get(param.name)
             if value is None and param.default is not None:
                 value = param.default(state, seat)
-            value = param.accept(state, seat, kind, value)
+            if param.kind == "choice" and param.domain is not None:
+                if not _member(value, param.domain(state, seat)):
+                    param.accept(state, seat, kind, value)  # raises the refusal that says why
+            else:
+                value = param.accept(state, seat, kind, value)
             if value is not None:
                 result[param.name] = value
         return result
@@ -377,22 +413,35 @@ def json_key(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
+def _text_safe(value: str) -> bool:
+    if len(value) > 10_000:
+        return False
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")  # fails on lone surrogates, which no database or browser keeps
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def json_safe(value: Any, depth: int = 0) -> bool:
     """Whether ``value`` is plain JSON that every store and browser keeps as it is (finite, shallow, no surrogates)."""
-    if value is None or isinstance(value, bool):
-        return True
-    if isinstance(value, int):
+    kind = type(value)
+    if kind is int:
         return -(2**53) <= value <= 2**53
-    if isinstance(value, float):
+    if kind is str:
+        return _text_safe(value)
+    if value is None or kind is bool:
+        return True
+    if kind is float:
         return math.isfinite(value)
-    if isinstance(value, str):
-        return len(value) <= 10_000 and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in value)
     if depth >= 8:
         return False
-    if isinstance(value, list):
+    if kind is list:
         return len(value) <= 1000 and all(json_safe(v, depth + 1) for v in value)
-    if isinstance(value, dict):
+    if kind is dict:
         return len(value) <= 1000 and all(
-            isinstance(k, str) and json_safe(k) and json_safe(v, depth + 1) for k, v in value.items()
+            type(k) is str and _text_safe(k) and json_safe(v, depth + 1) for k, v in value.items()
         )
     return False

@@ -144,10 +144,11 @@ def rotate(teams: Sequence[dict[str, Any]], seat: int) -> str | None:
     return answerer(teams, seat)
 
 
-def turn_gate(state: dict[str, Any], seat: int, key: str = "turn") -> None:
-    """Refuse with ``not_your_turn`` unless it is ``seat``'s turn (for move gates)."""
+def turn_gate(state: dict[str, Any], seat: int, key: str = "turn") -> Any:
+    """``not_your_turn`` unless it is ``seat``'s turn, else ``None`` (for move gates to return)."""
     from mindtable.core.codes import refuse
 
     current = state[key]["seat"]
     if seat != current:
-        raise refuse("not_your_turn", waiting=current)
+        return refuse("not_your_turn", waiting=current)
+    return None

@@ -20,18 +20,21 @@ import uvicorn
 
 from mindtable.core import Deadline, Event, Game, Option, Result, Rng, register_game, registry
 from mindtable.core.codes import refuse
+from mindtable.core.errors import IllegalAction
 from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.server import create_app
 
 
-def _tally_turn(state: dict[str, Any], seat: int, at: Any) -> None:
+def _tally_turn(state: dict[str, Any], seat: int, at: Any) -> IllegalAction | None:
     if seat != state["turn"]:
-        raise refuse("not_your_turn", waiting=state["turn"])
+        return refuse("not_your_turn", waiting=state["turn"])
+    return None
 
 
-def _tally_due(state: dict[str, Any], seat: Any, at: Any) -> None:
+def _tally_due(state: dict[str, Any], seat: Any, at: Any) -> IllegalAction | None:
     if not state["tick_ms"] or (at or 0) < state["since"] + state["tick_ms"]:
-        raise refuse("not_yet")
+        return refuse("not_yet")
+    return None
 
 
 def _take(state: dict[str, Any], action: dict[str, Any], rng: Rng) -> list[Event]:

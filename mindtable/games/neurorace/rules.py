@@ -105,68 +105,89 @@ CODES = {
 
 
 # -- the moves: who may make each one and when (gates), and their parameters' domains --------------------------
-def _gate_ready_phase(state: State, seat: Any, at: Any) -> None:
+def _gate_ready_phase(state: State, seat: Any, at: Any) -> IllegalAction | None:
     if state["phase"] != READY:
-        raise refuse("round_running", round=state["round"])
+        return refuse("round_running", round=state["round"])
+    return None
 
 
-def _gate_end(state: State, seat: int, at: Any) -> None:
-    _gate_ready_phase(state, seat, at)
+def _gate_end(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_ready_phase(state, seat, at)
+    if refusal is not None:
+        return refusal
     if state["mode"] == "basic":
-        raise refuse("not_in_mode")
+        return refuse("not_in_mode")
     if state["players"][seat]["end_vote"]:
-        raise refuse("already_voted", seat=seat)
+        return refuse("already_voted", seat=seat)
+    return None
 
 
-def _gate_time_up(state: State, seat: Any, at: Any) -> None:
+def _gate_time_up(state: State, seat: Any, at: Any) -> IllegalAction | None:
     due = _time_up_at(state)
     if due is None:
-        raise refuse("no_timer")
+        return refuse("no_timer")
     if at is None or at < due:
-        raise refuse("timer_not_due", due=due, at=at)
+        return refuse("timer_not_due", due=due, at=at)
+    return None
 
 
-def _gate_playing(state: State, seat: int, at: Any) -> None:
+def _gate_playing(state: State, seat: int, at: Any) -> IllegalAction | None:
     if state["phase"] != PLAYING:
         last = state["last_stop"]
         if state["round"] and last is not None:
             by = "the timer" if last["seat"] is None else f"seat {last['seat']}"
-            raise refuse("round_stopped", round=state["round"], by=by, at=last["at"])
-        raise refuse("not_started")
+            return refuse("round_stopped", round=state["round"], by=by, at=last["at"])
+        return refuse("not_started")
     due = _time_up_at(state)
     if due is not None and at is not None and at >= due:
-        raise refuse("out_of_time", limit=due - 1)
+        return refuse("out_of_time", limit=due - 1)
+    return None
 
 
-def _gate_empty_handed(state: State, seat: int, at: Any) -> None:
-    _gate_playing(state, seat, at)
+def _gate_empty_handed(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_playing(state, seat, at)
+    if refusal is not None:
+        return refusal
     if state["players"][seat]["hand"] is not None:
-        raise refuse("hand_full")
+        return refuse("hand_full")
+    return None
 
 
-def _gate_holding(state: State, seat: int, at: Any) -> None:
-    _gate_playing(state, seat, at)
+def _gate_holding(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_playing(state, seat, at)
+    if refusal is not None:
+        return refusal
     if state["players"][seat]["hand"] is None:
-        raise refuse("hand_empty")
+        return refuse("hand_empty")
+    return None
 
 
-def _gate_place(state: State, seat: int, at: Any) -> None:
-    _gate_holding(state, seat, at)
+def _gate_place(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_holding(state, seat, at)
+    if refusal is not None:
+        return refusal
     if _filled(state["players"][seat]) == PLACES:
-        raise refuse("card_full")
+        return refuse("card_full")
+    return None
 
 
-def _gate_take_back(state: State, seat: int, at: Any) -> None:
-    _gate_empty_handed(state, seat, at)
+def _gate_take_back(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_empty_handed(state, seat, at)
+    if refusal is not None:
+        return refusal
     if _filled(state["players"][seat]) == 0:
-        raise refuse("nothing_to_take_back")
+        return refuse("nothing_to_take_back")
+    return None
 
 
-def _gate_stop(state: State, seat: int, at: Any) -> None:
-    _gate_empty_handed(state, seat, at)
+def _gate_stop(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_empty_handed(state, seat, at)
+    if refusal is not None:
+        return refusal
     filled = _filled(state["players"][seat])
     if filled < PLACES:
-        raise refuse("not_finished", places=PLACES, filled=filled)
+        return refuse("not_finished", places=PLACES, filled=filled)
+    return None
 
 
 def _full_spots(state: State, seat: Any) -> list[int]:

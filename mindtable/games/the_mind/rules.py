@@ -32,14 +32,14 @@ OVER_PHASES = (WON, LOST, FINISHED)
 #: The Mind's reason codes (besides the core's), with their English templates.
 CODES = {
     "not_refocusing": "hands go on the table only before a level or after a stop or star",
-    "already_ready": "seat {seat} is already ready",
+    "already_ready": "you are already ready",
     "no_proposal": "nobody has proposed anything to agree with or reject",
-    "already_agreed": "seat {seat} has already agreed to the proposal",
+    "already_agreed": "you have already agreed to the proposal",
     "not_blind": "only a blind-mode run can be ended by the team",
     "level_running": "the team may stop only before a level begins",
     "proposal_pending": "a proposal is waiting for agreement; play is paused",
     "not_playing": "everyone must be ready (hands on the table) first",
-    "no_cards": "seat {seat} has no card left to play",
+    "no_cards": "you have no card left to play",
     "not_lowest": "you may only play your lowest card, {lowest}, not {card}",
     "no_stars": "the team has no star left",
     "stop_not_used": "in this game the table notices cards out of order by itself; there is no stop call",
@@ -48,55 +48,51 @@ CODES = {
 
 
 # -- the moves: who may make each one and when (gates), and what it does (effects) ----------------------------
-def _gate_ready(state: State, seat: int, at: Any) -> None:
-    if state["phase"] != REFOCUS:
-        raise refuse("not_refocusing")
-    if state["ready"][seat]:
-        raise refuse("already_ready", seat=seat)
+# Gates return the refusal (or None). Refusals without parameters are built once: listing runs every gate.
+ALREADY_READY = refuse("already_ready")
+NO_PROPOSAL, ALREADY_AGREED = refuse("no_proposal"), refuse("already_agreed")
+NOT_BLIND, LEVEL_RUNNING, PROPOSAL_PENDING = refuse("not_blind"), refuse("level_running"), refuse("proposal_pending")
+NO_CARDS, NO_STARS = refuse("no_cards"), refuse("no_stars")
+STOP_NOT_USED, NOTHING_PLAYED = refuse("stop_not_used"), refuse("nothing_played")
 
 
-def _gate_vote(state: State, seat: int, at: Any) -> None:
+def _gate_ready(state: State, seat: int, at: Any) -> IllegalAction | None:
+    return ALREADY_READY if state["ready"][seat] else None
+
+
+def _gate_vote(state: State, seat: int, at: Any) -> IllegalAction | None:
     proposal = state["proposal"]
     if proposal is None:
-        raise refuse("no_proposal")
-    if seat in proposal["agreed"]:
-        raise refuse("already_agreed", seat=seat)
+        return NO_PROPOSAL
+    return ALREADY_AGREED if seat in proposal["agreed"] else None
 
 
-def _gate_propose_end(state: State, seat: int, at: Any) -> None:
+def _gate_propose_end(state: State, seat: int, at: Any) -> IllegalAction | None:
     if state["mode"] != "blind":
-        raise refuse("not_blind")
+        return NOT_BLIND
     if state["phase"] != REFOCUS or state["pile"] or _any_discards(state):
-        raise refuse("level_running")
+        return LEVEL_RUNNING
+    return PROPOSAL_PENDING if state["proposal"] is not None else None
+
+
+def _gate_play(state: State, seat: int, at: Any) -> IllegalAction | None:
     if state["proposal"] is not None:
-        raise refuse("proposal_pending")
+        return PROPOSAL_PENDING
+    return NO_CARDS if not state["hands"][seat] and not state["set_aside"][seat] else None
 
 
-def _gate_in_play(state: State) -> None:
-    if state["phase"] != PLAYING:
-        raise refuse("not_playing")
+def _gate_star(state: State, seat: int, at: Any) -> IllegalAction | None:
     if state["proposal"] is not None:
-        raise refuse("proposal_pending")
+        return PROPOSAL_PENDING
+    return NO_STARS if state["stars"] <= 0 else None
 
 
-def _gate_play(state: State, seat: int, at: Any) -> None:
-    _gate_in_play(state)
-    if not state["hands"][seat] and not state["set_aside"][seat]:
-        raise refuse("no_cards", seat=seat)
-
-
-def _gate_star(state: State, seat: int, at: Any) -> None:
-    _gate_in_play(state)
-    if state["stars"] <= 0:
-        raise refuse("no_stars")
-
-
-def _gate_stop(state: State, seat: int, at: Any) -> None:
-    _gate_in_play(state)
+def _gate_stop(state: State, seat: int, at: Any) -> IllegalAction | None:
+    if state["proposal"] is not None:
+        return PROPOSAL_PENDING
     if state["detection"] != "players" or state["mode"] != "normal":
-        raise refuse("stop_not_used")
-    if not state["pile"]:
-        raise refuse("nothing_played")
+        return STOP_NOT_USED
+    return NOTHING_PLAYED if not state["pile"] else None
 
 
 def _lowest_only(state: State, seat: int) -> list[int]:
@@ -131,43 +127,6 @@ def _reject(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     proposal = state["proposal"]
     state["proposal"] = None
     return [Event("rejected", {"seat": action["seat"], "kind": proposal["kind"]})]
-
-
-MOVES = MoveTable(
-    [
-        Move(
-            "ready",
-            lambda state, action, rng: _ready(state, action["seat"]),
-            _gate_ready,
-            help="put your hand on the table: ready to (re)start",
-        ),
-        Move(
-            "play",
-            lambda state, action, rng: _play(state, action["seat"], rng),
-            _gate_play,
-            params=(
-                Param.choice(
-                    "card",
-                    _lowest_only,
-                    default=_lowest_only_value,
-                    explain=_not_lowest,
-                    help="your lowest card (it is the only one you may play)",
-                ),
-            ),
-            help="play your lowest card",
-        ),
-        Move(
-            "stop",
-            lambda state, action, rng: _stop(state, action["seat"], rng),
-            _gate_stop,
-            help="call stop: a card was played out of order",
-        ),
-        Move("propose_star", _propose("star"), _gate_star, help="propose a throwing star"),
-        Move("propose_end", _propose("end"), _gate_propose_end, help="propose to end the blind run"),
-        Move("agree", _agree, _gate_vote, help="agree to the proposal"),
-        Move("reject", _reject, _gate_vote, help="reject the proposal"),
-    ]
-)
 
 
 class TheMind(Game):
@@ -211,7 +170,6 @@ class TheMind(Game):
     terminal = "mindtable.games.the_mind.terminal:run_terminal"
     batch_simulator = "mindtable.games.the_mind.vector:simulate_batch"
     web_module = "the-mind"
-    moves = MOVES
     codes = CODES
     #: 2: the generator's algorithm 2 deals only the cards dealt (records of algorithm 1 replay as before).
     rules_revision = 2
@@ -381,7 +339,8 @@ def _refocus(state: State) -> None:
     state["ready"] = [False] * state["players"]
 
 
-def _ready(state: State, seat: int) -> list[Event]:
+def _ready(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    seat = action["seat"]
     state["ready"][seat] = True
     events = [Event("ready", {"seat": seat})]
     if all(state["ready"]):
@@ -398,7 +357,8 @@ def _take_card(state: State, seat: int) -> int:
     return int(hand.pop(0))
 
 
-def _play(state: State, seat: int, rng: Rng) -> list[Event]:
+def _play(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    seat = action["seat"]
     card = _take_card(state, seat)
     state["pile"].append({"seat": seat, "card": card})
     if state["mode"] == "blind":
@@ -412,7 +372,8 @@ def _play(state: State, seat: int, rng: Rng) -> list[Event]:
     return events + _after_card(state, rng)
 
 
-def _stop(state: State, seat: int, rng: Rng) -> list[Event]:
+def _stop(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    seat = action["seat"]
     if not state["unchecked_error"]:
         return [Event("stop_called", {"seat": seat, "error": False})]
     highest = max(p["card"] for p in state["pile"])
@@ -590,3 +551,56 @@ def validate_state(state: State, players: int) -> None:
     ):
         state.setdefault(name, default)
     state.setdefault("last_level", SETUP[players][2])
+
+
+MOVES = MoveTable(
+    [
+        Move(
+            "ready",
+            _ready,
+            _gate_ready,
+            phases=(REFOCUS,),
+            phase_refusal="not_refocusing",
+            help="put your hand on the table: ready to (re)start",
+        ),
+        Move(
+            "play",
+            _play,
+            _gate_play,
+            phases=(PLAYING,),
+            phase_refusal="not_playing",
+            params=(
+                Param.choice(
+                    "card",
+                    _lowest_only,
+                    default=_lowest_only_value,
+                    explain=_not_lowest,
+                    help="your lowest card (it is the only one you may play)",
+                ),
+            ),
+            help="play your lowest card",
+        ),
+        Move(
+            "stop",
+            _stop,
+            _gate_stop,
+            phases=(PLAYING,),
+            phase_refusal="not_playing",
+            help="call stop: a card was played out of order",
+        ),
+        Move(
+            "propose_star",
+            _propose("star"),
+            _gate_star,
+            phases=(PLAYING,),
+            phase_refusal="not_playing",
+            help="propose a throwing star",
+        ),
+        Move("propose_end", _propose("end"), _gate_propose_end, help="propose to end the blind run"),
+        Move("agree", _agree, _gate_vote, help="agree to the proposal"),
+        Move("reject", _reject, _gate_vote, help="reject the proposal"),
+    ],
+    phase_key="phase",
+)
+
+TheMind.moves = MOVES  # declared after the effects it names
