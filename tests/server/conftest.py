@@ -23,7 +23,6 @@ import websockets
 import mindtable
 from mindtable.core import Decision, Observation
 
-
 #: The shared test server is one client (127.0.0.1) doing the work of many players: its per-address budgets
 #: for creating rooms, REST calls and connections are raised. Tests of those limits start their own server.
 ONE_CLIENT_IS_MANY = {
@@ -146,9 +145,7 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     ) -> ServerProcess:
         """A server of the test's own; ``limits`` default to :data:`ONE_CLIENT_IS_MANY` (``{}``: the defaults)."""
         limits = ONE_CLIENT_IS_MANY if limits is None else limits
-        server = ServerProcess(
-            db or str(tmp_path / "server.sqlite3"), rate=rate, cwd=tmp_path, limits=limits, **kwargs
-        )
+        server = ServerProcess(db or str(tmp_path / "server.sqlite3"), rate=rate, cwd=tmp_path, limits=limits, **kwargs)
         servers.append(server)
         return server.start(tmp_path / f"server-{len(servers)}.log")
 
