@@ -379,6 +379,7 @@ CONTRAST_WORDS: dict[str, frozenset[str]] = {
 }
 
 _NOT_LETTERS = re.compile(r"[\W\d_]+")
+_INITIALS = re.compile(r"^(?:[^\W\d_]\.\s*)+")
 _VOWELS = frozenset("aeiouyáéíóúüõäöàèìòùâêîôû")
 
 
@@ -476,17 +477,29 @@ def _is_number_token(token: str) -> bool:
 def _identity(tokens: Sequence[str], language: str) -> tuple[str, ...]:
     """What no typo may change: numbers (also Roman numerals and ordinals, already digits), one-letter words
     (``Vitamin A``), the era ``bc`` and signs (``C++``, ``-cos``)."""
-    out: list[str] = []
-    words = _LETTER_WORDS.get(language, frozenset())
+    out: list[str] | None = None
     last = len(tokens) - 1
     for i, token in enumerate(tokens):
         if len(token) == 1:
-            if not token.isalpha() or token not in words or i == last:
-                out.append(token)
-        elif token == "bc" or _is_number_token(token) or any(c.isdigit() for c in token):
-            out.append(token)
+            if token.isalpha() and i != last and token in _LETTER_WORDS.get(language, ()):
+                continue
+            item = token
+        elif token.isalpha():
+            if token != "bc":
+                continue
+            item = token
+        elif any(c.isdigit() for c in token):
+            item = token
         elif not SYMBOLS.isdisjoint(token):
-            out.append("".join(c for c in token if c in SYMBOLS))
+            item = "".join(c for c in token if c in SYMBOLS)
+        else:
+            continue
+        if out is None:
+            out = [item]
+        else:
+            out.append(item)
+    if out is None:
+        return ()
     if len(out) > 1:
         out.sort()
     return tuple(out)
@@ -564,6 +577,14 @@ class _Builder:
             core = strip_brackets(raw)
             kind = first_kind if n == 0 else "accepted"
             capitals = _capitals_part(core)
+            initials_match = _INITIALS.match(core)
+            if initials_match and not capitals and initials_match.end() < len(core):
+                # printed initials are first names: "J. R. R. TOLKIEN" accepts "Tolkien"
+                rest = core[initials_match.end() :]
+                self.add(rest, "surname", target)
+                letters = [c.lower() for c in initials_match.group(0) if c.isalpha()]
+                self.optional_words.update(letters)
+                self.optional_words.add("".join(letters))
             if capitals:
                 self.add(capitals, kind, target)
                 self.add(core, "full", target)
@@ -748,7 +769,7 @@ _STEP_WORDS = {
 
 def _match_code(alt: _Alt, given: Normal, compiled: _Compiled, exact: bool) -> tuple[str, str]:
     """The code of an exact match and the note for the reason."""
-    steps = given.applied ^ alt.applied
+    steps = given.applied | alt.applied if not exact else given.applied ^ alt.applied
     for side in (given.applied & steps, steps):  # what the player's answer needed first
         for step, step_code in _STEP_CODES:
             if step in side:
@@ -880,12 +901,12 @@ def _word_form_base(compiled: _Compiled, g: str) -> tuple[_Alt, str] | None:
             if g.endswith(ending) and len(g) - len(ending) >= 4 and not g.endswith("s" + ending):
                 candidates.append((g[: -len(ending)], f"-{ending}"))
         # the answer given in the singular ("Maya" for "Mayas"), not for names in -is/-us/-ss (Paris, Venus)
-        if len(g) >= 4 and not g.endswith("s"):
+        if len(g) >= 4 and not g.endswith("s") and not g.endswith(("i", "u")):
             candidates.extend((g + ending, f"-{ending}") for ending in ("s", "es"))
     elif language == "et":
-        for ending in _ET_ENDINGS:
-            if g.endswith(ending) and len(g) - len(ending) >= 4:
-                candidates.append((g[: -len(ending)], f"-{ending}"))
+        for size in range(min(5, len(g) - 4), 0, -1):
+            if g[-size:] in _ET_ENDINGS:
+                candidates.append((g[:-size], f"-{g[-size:]}"))
     for base, ending in candidates:
         if not base or base[-1:].isdigit() or (len(base) < 4 and language != "et"):
             continue
@@ -901,7 +922,7 @@ def _word_form_base(compiled: _Compiled, g: str) -> tuple[_Alt, str] | None:
 
 
 _ET_CASES = ("s", "st", "sse", "l", "lt", "le", "ga", "ks", "ni", "na", "ta", "t")
-_ET_ENDINGS = tuple(sorted({*_ET_CASES, *(v + c for v in "aeiu" for c in _ET_CASES), *"aeiu"}, key=lambda e: -len(e)))
+_ET_ENDINGS = frozenset({*_ET_CASES, *(v + c for v in "aeiu" for c in _ET_CASES), *"aeiu"})
 
 
 def _match_word_form(compiled: _Compiled, g: str, given_text: str) -> Verdict | None:
@@ -942,9 +963,9 @@ def _identity_difference(expected: tuple[str, ...], given: tuple[str, ...]) -> t
     params = {"expected": " ".join(missing) or "(nothing)", "given": " ".join(extra) or "(nothing)"}
     if any(_is_number_token(t) or any(c.isdigit() for c in t) for t in tokens):
         return "numeral_mismatch", params
-    if any(len(t) == 1 and t.isalpha() for t in tokens):
-        return "letter_mismatch", params
-    return "symbol_mismatch", params
+    if any(not SYMBOLS.isdisjoint(t) for t in tokens):
+        return "symbol_mismatch", params
+    return "letter_mismatch", params
 
 
 _IDENTITY_WORDS = {
@@ -963,7 +984,7 @@ def _match_typo(compiled: _Compiled, given: Normal, g: str, given_text: str) -> 
     tie = False
     closest: tuple[_Alt, int] | None = None
     blocked: tuple[_Alt, int, str] | None = None  # close, but a number/letter/sign/direction differs
-    g_identity = _identity(given.tokens, language)
+    g_identity: tuple[str, ...] | None = None
     g_contrast = _contrast(given.tokens, language)
     size = len(g)
     for alt in compiled.alts:
@@ -978,6 +999,8 @@ def _match_typo(compiled: _Compiled, given: Normal, g: str, given_text: str) -> 
             continue
         if closest is None or d < closest[1]:
             closest = (alt, d)
+        if g_identity is None:
+            g_identity = _identity(given.tokens, language)
         if alt.identity != g_identity:
             if blocked is None or d < blocked[1]:
                 blocked = (alt, d, "identity")
@@ -1006,7 +1029,7 @@ def _match_typo(compiled: _Compiled, given: Normal, g: str, given_text: str) -> 
                     edits=d,
                     params={"expected": alt.label, "word": " ".join(changed)},
                 )
-            code, params = _identity_difference(alt.identity, g_identity)
+            code, params = _identity_difference(alt.identity, g_identity or ())
             return _verdict(
                 False,
                 f'"{given_shown}" differs from "{alt.label}" in {_IDENTITY_WORDS[code]} '
@@ -1121,7 +1144,7 @@ def _given_date(given: Normal, given_text: str) -> tuple[int | None, int | None,
 def _match_date(compiled: _Compiled, spec: _Date, given: Normal, given_text: str) -> Verdict | None:
     asked = f"{spec.year:04d}" + (f"-{spec.month:02d}" if spec.month else "") + (f"-{spec.day:02d}" if spec.day else "")
     tokens = [t for t in given.tokens if t not in _FILLERS]
-    if len(tokens) == 1 and tokens[0].isdigit():
+    if len(tokens) == 1 and tokens[0].isdigit() and not _NUMERIC_DATE.search(given_text):
         if int(tokens[0]) != spec.year:
             return _verdict(
                 False, f"the year {tokens[0]} is not {spec.year}", "wrong", "date_mismatch", params={"expected": asked}
@@ -1350,7 +1373,8 @@ def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compi
     if isinstance(given, str):
         pieces = _list_pieces(given)
         i = 0
-        while i < len(pieces) and len(entries) < _MAX_LIST_PIECES:
+        limit = min(_MAX_LIST_PIECES, 4 * (question.count or len(question.items)) + 20)
+        while i < len(pieces) and len(entries) < limit:
             if pieces[i] == "\x00" or not pieces[i].strip():
                 i += 1
                 continue
@@ -1360,6 +1384,8 @@ def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compi
             chosen: tuple[str, Verdict, int] | None = None
             for j in range(last, i, -1):  # the longest run of pieces that is an item ("Romeo y Julieta")
                 text = _rejoin(pieces[i : j + 1], compiled.language)
+                if len(text) > 2 * compiled.max_length + 16:
+                    continue  # longer than any item could be, even with its printed words
                 verdict = judge_entry(text)
                 if verdict.correct:
                     chosen = (text, verdict, j + 1)

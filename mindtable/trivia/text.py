@@ -127,7 +127,7 @@ _HAS_DIGIT = re.compile(r"\d")
 _NEGATIVE = re.compile(r"(?<![\w.])[-−](?=\d)")
 _PLUS_NUMBER = re.compile(r"(?<![\w.+])\+(?=\d)")
 #: a sign before a word ("-cos(x)") or after one ("O-", "Rh−"): it changes the meaning, so it is kept
-_SIGN_BEFORE = re.compile(r"(?:^|(?<=[\s(\[=]))[-−](?=[^\W\d_]|\()")
+_SIGN_BEFORE = re.compile(r"(?:^\s*|(?<=[\s(\[=]))[-−](?:(?<=^[-−])\s+|(?<=^\s[-−])\s+)?(?=[^\W\d_]|\()")
 _SIGN_AFTER = re.compile(r"(?<=[^\W\d_])[-−](?=$|[\s)\],;])")
 _FORMULA_MINUS = re.compile(r"(?<=\s)[-−](?=\s)|(?<=\w)−(?=\w)")
 _ORDINAL_INDICATOR = re.compile(r"(\d)\s*\.?\s*[ºª]")
@@ -441,9 +441,12 @@ _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000
 #: words that look like Roman numerals but are words (mi, di, vi, li, mix …)
 _NOT_ROMAN = frozenset({"mi", "di", "li", "vi", "mix", "dix", "civ", "vic", "xl", "dvi", "lix", "mcm", "ci", "cdi"})
 _ROMAN_LETTERS = frozenset("ivxlcdm")
+#: a single letter after these is a variable, not a numeral ("cos x")
+_MATH_WORDS = frozenset({"sin", "cos", "tan", "cot", "sec", "log", "ln", "exp", "sqrt", "lim", "of", "de", "y", "and"})
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(?:st|nd|rd|th|o|a|er|ro|do|to|mo|vo|no|ma|na|ta)$")
 
 
+@lru_cache(maxsize=4096)
 def roman_value(token: str) -> int | None:
     """The value of a lower-case Roman numeral (``'xiv'`` → 14), else ``None``."""
     if not token or not _ROMAN.match(token):
@@ -472,7 +475,7 @@ def _merge_letters(tokens: list[str]) -> list[str]:
     return out
 
 
-def _numerals(tokens: list[str]) -> tuple[list[str], bool]:
+def _numerals(tokens: list[str], letters_only: bool = False) -> tuple[list[str], bool]:
     """Roman numerals and ordinal suffixes become digits: ``XIV`` → 14, ``21st`` → 21, ``2º`` → 2.
 
     A single letter I, V or X is a numeral only after a word (``Henry V``, ``World War I``, ``Malcolm X``); a
@@ -481,6 +484,8 @@ def _numerals(tokens: list[str]) -> tuple[list[str], bool]:
     out = tokens
     for i, token in enumerate(tokens):
         first = token[0]
+        if letters_only and len(token) != 1:
+            continue
         if first.isdigit():
             match = _ORDINAL_SUFFIX.match(token)
             if match:
@@ -495,7 +500,7 @@ def _numerals(tokens: list[str]) -> tuple[list[str], bool]:
             continue
         if len(token) == 1:
             previous = tokens[i - 1] if i else ""
-            if len(previous) < 2 or not previous.isalpha():
+            if len(previous) < 2 or not previous.isalpha() or previous in _MATH_WORDS:
                 continue
         value = roman_value(token)
         if value is None:
@@ -530,6 +535,10 @@ def _eras(tokens: list[str]) -> tuple[list[str], bool]:
         token = tokens[i]
         out.append(token)
         i += 1
+        if token == "ad" and i < n and tokens[i][:1].isdigit():
+            out.pop()  # "AD 79"
+            changed = True
+            continue
         if i < n and tokens[i] in _ERA_FIRST and token[:1].isdigit():
             for parts, era in _ERA_TABLE[tokens[i]]:
                 if tuple(tokens[i : i + len(parts)]) == parts:
@@ -565,6 +574,8 @@ ABBREVIATIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "world war 2": ("ww2", "wwii", "ww 2", "2 world war", "world war two"),
         "world war 1": ("ww1", "wwi", "ww 1", "1 world war", "great war"),
         "dna": ("deoxyribonucleic acid",),
+        "jr": ("junior", "jnr"),
+        "sr": ("senior", "snr"),
     },
     "es": {
         "eeuu": ("estados unidos", "estados unidos de america", "ee uu", "eua", "usa"),
@@ -634,6 +645,14 @@ def _replace_phrases(
             out.append(tokens[i])
             i += 1
     return out, changed
+
+
+_EXTRA_TRIGGERS = {
+    language: frozenset(
+        {*_MINUS_WORDS.get(language, ()), "poolteist", "the", "el", "la", "half", "medio", "media", "pool"}
+    )
+    for language in (*LANGUAGES, "")
+}
 
 
 def _spoken_extras(tokens: list[str], language: str) -> list[str]:
@@ -749,20 +768,23 @@ def _normalise(
     if articles and len(tokens) > 1 and tokens[0] in ARTICLES.get(language, ()):
         tokens = tokens[1:]
     if len(tokens) > 1:
+        tokens, changed = _numerals(tokens, letters_only=True)  # before "a. C." becomes "ac": "siglo V a. C."
+        if changed:
+            applied.append("numeral")
         tokens = _merge_letters(tokens)
     if number_words and tokens:
         tokens, changed = _replace_phrases(tokens, _phrase_table("percent", language, accents))
         replaced = _replace_number_words(tokens, language)
-        if len(replaced) > 1 or replaced is not tokens:
+        if not _EXTRA_TRIGGERS.get(language, _EXTRA_TRIGGERS[""]).isdisjoint(replaced):
             replaced = _spoken_extras(replaced, language)
         if changed or replaced != tokens:
             applied.append("number_words")
         tokens = replaced
     if tokens:
         tokens, changed = _numerals(tokens)
-        if changed:
+        if changed and "numeral" not in applied:
             applied.append("numeral")
-            if number_words:
+            if number_words and not _EXTRA_TRIGGERS.get(language, _EXTRA_TRIGGERS[""]).isdisjoint(tokens):
                 tokens = _spoken_extras(tokens, language)
     if len(tokens) > 1:
         tokens, changed = _eras(tokens)

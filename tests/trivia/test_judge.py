@@ -12,22 +12,27 @@ from hypothesis import strategies as st
 
 from mindtable.core.errors import InvalidOptions
 from mindtable.trivia import JUDGE_OPTIONS, HouseRules, Judge, Question, judge_answer
+from mindtable.trivia.judge import ACCEPT_CODES, REJECT_CODES
 
 CASES_FILE = Path(__file__).with_name("judge_cases.yaml")
+CASES_FILE_V2 = Path(__file__).with_name("judge_cases_v2.yaml")  # judge v2 (issue 10): numerals, eras, …
 
 
-def _cases() -> list[Any]:
-    data = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+def _cases(path: Path, prefix: str = "") -> list[Any]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
     out = []
     for language, rows in data.items():
         for n, row in enumerate(rows):
             accepted, answer, expected = str(row[0]), str(row[1]), row[2]
             options = dict(row[3]) if len(row) > 3 else {}
-            out.append(pytest.param(language, accepted, answer, expected, options, id=f"{language}-{n}-{answer}"))
+            name = f"{prefix}{language}-{n}-{answer}"
+            out.append(pytest.param(language, accepted, answer, expected, options, id=name))
     return out
 
 
-CASES = _cases()
+CASES_V1 = _cases(CASES_FILE)
+CASES_V2 = _cases(CASES_FILE_V2, "v2-")
+CASES = CASES_V1 + CASES_V2
 
 
 def test_table_is_large_and_covers_every_language_with_near_misses() -> None:
@@ -38,15 +43,33 @@ def test_table_is_large_and_covers_every_language_with_near_misses() -> None:
     assert len(rejected) >= 60
 
 
+def test_v2_table_covers_every_family_in_every_language() -> None:
+    per_language: dict[str, int] = {}
+    codes: dict[str, set[str]] = {}
+    for case in CASES_V2:
+        language, options = case.values[0], case.values[4]
+        per_language[language] = per_language.get(language, 0) + 1
+        if "code" in options:
+            codes.setdefault(language, set()).add(options["code"])
+    assert len(CASES_V2) >= 250 and min(per_language.values()) >= 60
+    for language in ("en", "es", "et"):
+        assert {"numeral_mismatch", "era_mismatch", "abbreviation", "spoken_number", "word_form"} <= codes[language]
+        assert {"date_contains_year", "date"} <= codes[language]
+
+
 @pytest.mark.parametrize(("language", "accepted", "answer", "expected", "options"), CASES)
 def test_judge_table(language: str, accepted: str, answer: str, expected: bool, options: dict[str, Any]) -> None:
     options = dict(options)
     method = options.pop("method", None)
+    code = options.pop("code", None)
     verdict = judge_answer(accepted, answer, language=language, **options)
     assert verdict.correct is expected, verdict.reason
     assert verdict.reason
+    assert verdict.code in (ACCEPT_CODES if verdict.correct else REJECT_CODES), verdict
     if method:
         assert verdict.method == method, verdict.reason
+    if code:
+        assert verdict.code == code, verdict.reason
 
 
 # --- reasons ---------------------------------------------------------------------------------------------
