@@ -300,3 +300,110 @@ def test_an_answer_always_matches_itself(word: str) -> None:
     verdict = judge_answer(word, word, language="et")
     if verdict.method != "empty":
         assert verdict.correct, verdict.reason
+
+
+# --- judge v2: lists whose items contain "y" / "ja" / "and", reasons, robustness on long input ---------------
+
+
+def test_list_items_that_contain_the_connector_are_not_cut() -> None:
+    novels = q(
+        kind="list",
+        language="es",
+        items=(
+            "Cien años de soledad",
+            "El amor en los tiempos del cólera",
+            "Del amor y otros demonios",
+            "La mala hora",
+        ),
+        count=3,
+    )
+    verdict = judge_answer(novels, "Del amor y otros demonios, La mala hora y Cien años de soledad")
+    assert verdict.correct, verdict.reason
+    assert "Del amor y otros demonios" in verdict.matched_items
+    plays = q(kind="list", language="es", items=("Romeo y Julieta", "Hamlet", "Otelo"), count=2)
+    assert judge_answer(plays, "Romeo y Julieta y Hamlet").correct
+    assert judge_answer(plays, "Hamlet y Romeo y Julieta").matched_items == ("Romeo y Julieta", "Hamlet")
+    assert judge_answer(plays, "Romeo y Hamlet").missing == 1
+    books = q(kind="list", language="et", items=("Tõde ja õigus", "Kalevipoeg", "Rehepapp"), count=2)
+    assert judge_answer(books, "Tõde ja õigus ja Rehepapp").correct
+    styles = q(kind="list", items=("Rock and roll", "Jazz", "Blues"), count=2)
+    assert judge_answer(styles, "Rock & Roll and jazz").correct
+
+
+def test_reasons_are_structured() -> None:
+    verdict = judge_answer("Elizabeth II", "Elizabeth I")
+    assert verdict.code == "numeral_mismatch" and verdict.details == {
+        "answer": "Elizabeth II",
+        "expected": "2",
+        "given": "1",
+    }
+    verdict = judge_answer("44 BC", "44 AD")
+    assert verdict.code == "era_mismatch" and verdict.details["expected"] == "BC"
+    verdict = judge_answer("CANBERRA", "Canbera")
+    assert verdict.code == "typo" and verdict.details["edits"] == 1 and verdict.details["tolerance"] == 1
+    verdict = judge_answer(q(kind="list", items=("a1", "b2"), count=2), "a1")
+    assert verdict.code == "list_incomplete" and verdict.details["missing"] == 1
+    assert judge_answer(q(kind="truefalse", answer="true"), "maybe").code == "not_truefalse"
+
+
+def test_options_are_one_text_each() -> None:
+    question = q(kind="choice", options=("Sweden / Finland", "Sweden", "Norway"), correct=0)
+    assert not judge_answer(question, "Finland").correct
+    assert judge_answer(question, "Sweden / Finland").correct
+    assert not judge_answer(question, "Sweden").correct
+    ohm = q(kind="choice", options=("V = I / R", "V = I*R", "V = R / I"), correct=1)
+    assert judge_answer(ohm, "V = I*R").correct
+    assert not judge_answer(ohm, "V = I / R").correct
+
+
+def test_word_forms_house_rule_is_an_option() -> None:
+    defaults = {option.name: option.default for option in JUDGE_OPTIONS}
+    assert defaults["word_forms"] is True
+    assert judge_answer("TALLINN", "Tallinnas", language="et").correct
+    assert not judge_answer("TALLINN", "Tallinnas", language="et", word_forms=False).correct
+
+
+LONG_INPUTS = [
+    "7" * 4096,
+    "1," * 2048,
+    "1." * 2048,
+    "canberra " * 455,
+    "not sydney " * 372,
+    "Canberra " + "the capital of australia " * 170,
+    "a " * 2048,
+    "xiv " * 1024,
+    "-" * 4096,
+    " and ".join(["x"] * 800),
+    "twenty one " * 372,
+    "20 July 1969 " * 300,
+    "\ud800" * 4096,
+    "1º " * 1365,
+]
+
+
+@pytest.mark.parametrize("text", LONG_INPUTS, ids=range(len(LONG_INPUTS)))
+def test_a_4_kib_answer_is_judged(text: str) -> None:
+    text = text[:4096]
+    for accepted in ("CANBERRA (the capital of Australia, not Sydney)", "1969", "44 BC", "1956-10-20", "C++"):
+        verdict = judge_answer(accepted, text)
+        assert isinstance(verdict.correct, bool) and verdict.reason and verdict.code
+    plays = q(kind="list", language="es", items=("Romeo y Julieta", "Hamlet", "x"), count=2)
+    assert judge_answer(plays, text).code in ("list_complete", "list_incomplete")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    accepted=st.text(max_size=40),
+    answer=st.one_of(
+        st.text(max_size=60),
+        st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), max_size=20),
+        st.builds(
+            lambda d, n: d * n, st.sampled_from(["9", "1,", "x ", "the ", "bc ", "II ", "y "]), st.integers(0, 1400)
+        ),
+    ),
+    language=st.sampled_from(["en", "es", "et"]),
+    word_forms=st.booleans(),
+)
+def test_judging_never_raises_on_any_text(accepted: str, answer: str, language: str, word_forms: bool) -> None:
+    verdict = judge_answer(accepted, answer, language=language, word_forms=word_forms)
+    assert verdict.code in (ACCEPT_CODES if verdict.correct else REJECT_CODES)
