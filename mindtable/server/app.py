@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from mindtable.core import available_game_ids, get_game
@@ -167,6 +168,7 @@ class ValidationOut(BaseModel):
 
 
 _WHY: dict[int, str] = {
+    400: "bad_body: the body is not JSON text (e.g. not UTF-8)",
     401: "bad_token: the seat token is missing or opens no seat of this room",
     403: "not_over: published once the match is over",
     404: "unknown_room or unknown_game",
@@ -282,6 +284,15 @@ def create_app(
             {"detail": {"code": exc.code, "message": safe_text(exc.message)}}, status_code=exc.status, headers=headers
         )
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = "bad_body" if exc.status_code == 400 else f"http_{exc.status_code}"
+        return JSONResponse(
+            {"detail": {"code": code, "message": safe_text(str(exc.detail))}},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
+
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's default answer echoes the input, which may not even be JSON (NaN, lone surrogates).
@@ -306,7 +317,7 @@ def create_app(
         "/api/rooms",
         status_code=201,
         response_model=SeatGranted,
-        responses=answers(404, 409, 413, 422, 429, 503),
+        responses=answers(400, 404, 409, 413, 422, 429, 503),
         tags=["lobby"],
         summary="Create a room; the creator takes the lowest free human seat",
     )
@@ -353,7 +364,7 @@ def create_app(
     @app.post(
         "/api/rooms/{code}/join",
         response_model=SeatGranted,
-        responses=answers(404, 409, 413, 422, 429, 503),
+        responses=answers(400, 404, 409, 413, 422, 429, 503),
         tags=["lobby"],
         summary="Take a free seat (409 when full)",
     )

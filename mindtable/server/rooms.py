@@ -1155,13 +1155,13 @@ class RoomManager:
                 429, "rate_limited", "too many rooms created from your address lately; try again in a minute"
             )
         try:
-            json_safe(options, "options", max_depth=4, max_values=256)
-        except ValueError as exc:
-            raise RoomError(422, "bad_options", str(exc)) from None
-        try:
             game = get_game(game_id)
         except Exception as exc:
             raise RoomError(404, "unknown_game", safe_text(str(exc))) from None
+        try:
+            json_safe(options, "options", max_depth=4, max_values=256)
+        except ValueError as exc:
+            raise RoomError(422, "bad_options", str(exc)) from None
         seed = secrets.randbelow(2**62)
         try:
             match = new_match(game.id, players, seed, options)
