@@ -407,3 +407,31 @@ def test_a_4_kib_answer_is_judged(text: str) -> None:
 def test_judging_never_raises_on_any_text(accepted: str, answer: str, language: str, word_forms: bool) -> None:
     verdict = judge_answer(accepted, answer, language=language, word_forms=word_forms)
     assert verdict.code in (ACCEPT_CODES if verdict.correct else REJECT_CODES)
+
+
+def test_no_shipped_question_contains_its_own_answer() -> None:
+    from mindtable.trivia import load_questions
+    from mindtable.trivia.text import normalise
+
+    for question in load_questions():
+        if question.kind != "text":
+            continue
+        answer = normalise(question.required_answer, question.language).key
+        prompt = f" {normalise(question.prompt, question.language).key} "
+        assert f" {answer} " not in prompt, question.id
+
+
+def test_shipped_bank_content_fixes() -> None:
+    from mindtable.trivia import load_questions
+
+    by_id = {q.id: q for q in load_questions()}
+    riigivanem = by_id["et-his-002"]
+    assert judge_answer(riigivanem, "Piip").correct and not judge_answer(riigivanem, "Päts").correct
+    novels = by_id["es-ent-001"]
+    assert novels.category == "arts" and by_id["es-his-002"].category == "arts"
+    assert judge_answer(novels, "Del amor y otros demonios, La mala hora y Cien años de soledad").correct
+    border = by_id["et-geo-007"]
+    assert "maismaapiir" in border.prompt and not judge_answer(border, "Läti ja Soome").correct
+    assert "total area" in by_id["en-geo-006"].prompt
+    tango = by_id["es-art-004"]
+    assert judge_answer(tango, "Argentina y Uruguay").correct and not judge_answer(tango, "Argentina").correct
