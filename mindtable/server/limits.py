@@ -48,7 +48,7 @@ class Limits:
     # -- WebSocket --
     ws_connections_per_address: int = 32
     ws_connects_per_address_per_s: float = 1.0
-    ws_connects_burst: int = 30
+    ws_connects_burst: int = 40
     ws_rate_per_s: float = 20.0
     ws_messages_per_address_per_s: float = 60.0
     ws_messages_burst: int = 120
