@@ -16,6 +16,11 @@ apart), the server's CPU (from ``/proc/<pid>/stat``) and memory (``VmRSS``/``VmH
 ``/proc/<pid>/status``), and the load generator's own CPU. Everything stops by itself after
 ``--duration`` seconds. ``MINDTABLE_BENCH_SERVER="path/to/wrapper.py"`` runs the server through another
 script (e.g. a profiler) instead of ``-m mindtable.server``.
+
+Every player of the benchmark connects from 127.0.0.1, one address doing the work of a thousand players, so
+the server is started with that address's per-address limits raised (:data:`ONE_ADDRESS_IS_MANY`, passed as
+``--limit NAME=VALUE``; the per-connection limits stay at their defaults). ``--limit NAME=VALUE`` on this
+script adds or overrides limits, e.g. ``--limit ws_connections_per_address=32`` to see the defaults refuse.
 """
 
 from __future__ import annotations
@@ -43,6 +48,20 @@ import mindtable
 from mindtable.core import Observation
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+#: Per-address limits raised for a benchmark whose every player comes from 127.0.0.1 (see docs/server.md).
+ONE_ADDRESS_IS_MANY = {
+    "rooms_per_address": 100_000,
+    "room_creates_burst": 100_000,
+    "rest_burst": 100_000,
+    "rest_per_address_per_s": 100_000,
+    "room_misses_burst": 100_000,
+    "ws_connections_per_address": 100_000,
+    "ws_connects_burst": 100_000,
+    "ws_connects_per_address_per_s": 100_000,
+    "ws_messages_burst": 100_000,
+    "ws_messages_per_address_per_s": 100_000,
+}
 
 
 def free_port() -> int:
@@ -346,6 +365,13 @@ def main() -> None:
         "on a machine shared with other jobs, e.g. -10 gives them their CPU share promptly",
     )
     parser.add_argument("--show-log", action="store_true", help="print the server's log at the end")
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a server limit on top of the raised per-address ones (repeatable)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
     args = parser.parse_args()
 
@@ -367,6 +393,8 @@ def main() -> None:
                 db,
                 "--log-level",
                 "warning",
+                *[f"--limit={name}={value}" for name, value in ONE_ADDRESS_IS_MANY.items()],
+                *[f"--limit={pair}" for pair in args.limit],
             ],
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -77,8 +77,6 @@ class Game(ABC):
     codes: ClassVar[Mapping[str, str]] = {}
     #: Bumped whenever a rule changes what an action does; records carry it and replays report a change.
     rules_revision: ClassVar[int] = 1
-    #: Bot parameters: bot name -> the parameters it takes, each declared like an option.
-    bot_params: ClassVar[Mapping[str, Sequence[Option]]] = {}
 
     def players_allowed(self) -> str:
         if self.min_players == self.max_players:
@@ -167,7 +165,6 @@ class Game(ABC):
             "cooperative": self.cooperative,
             "options": [option.to_dict() for option in self.option_schema],
             "bots": sorted(self.bots),
-            "bot_params": {name: [o.to_dict() for o in params] for name, params in self.bot_params.items()},
             "web_module": self.web_module,
             "rules_revision": self.rules_revision,
         }

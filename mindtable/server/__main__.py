@@ -1,9 +1,11 @@
-"""``python -m mindtable.server [--host H] [--port P] [--db URL]``: the server without the rest of the CLI."""
+"""``python -m mindtable.server [--host H] [--port P] [--db URL] [--limit NAME=VALUE ...]``: the server without
+the rest of the CLI."""
 
 from __future__ import annotations
 
 import argparse
 
+from mindtable.server.limits import Limits
 from mindtable.server.run import serve
 
 
@@ -13,9 +15,33 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--db", default=None, help="SQLAlchemy URL or SQLite file (default: mindtable.sqlite3)")
     parser.add_argument("--log-level", default="info")
-    parser.add_argument("--rate", type=float, default=20.0, help="messages per second per connection")
+    parser.add_argument("--rate", type=float, default=None, help="messages per second per connection (20)")
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"change a limit (repeatable); names: {', '.join(Limits.names())}",
+    )
+    parser.add_argument(
+        "--trusted-proxies",
+        default=None,
+        help="comma-separated addresses/networks of reverse proxies whose X-Forwarded-For is believed",
+    )
     args = parser.parse_args(argv)
-    serve(host=args.host, port=args.port, db=args.db, log_level=args.log_level, rate_per_s=args.rate)
+    try:
+        Limits.from_overrides(args.limit)
+    except ValueError as exc:
+        parser.error(str(exc))
+    serve(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        log_level=args.log_level,
+        rate_per_s=args.rate,
+        limits=args.limit,
+        trusted_proxies=args.trusted_proxies,
+    )
 
 
 if __name__ == "__main__":

@@ -11,45 +11,55 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Mapping
+import re
+from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from mindtable.core import available_game_ids, get_game
 from mindtable.core.match import replay_steps
-from mindtable.server.protocol import ProtocolError, parse_message
+from mindtable.server.limits import TRUSTED_PROXIES_ENV, Limits, Network, client_address, parse_networks
+from mindtable.server.protocol import ProtocolError, parse_message, safe_text
 from mindtable.server.rooms import Connection, Room, RoomError, RoomManager, Settings
 from mindtable.server.storage import Storage, normalize_url
 
 log = logging.getLogger("mindtable.server")
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
-#: Largest client message accepted over the WebSocket (bytes).
+#: Largest client message accepted over the WebSocket (bytes); the default of ``Limits.ws_max_message_bytes``.
 MAX_MESSAGE_BYTES = 4096
 #: Frames larger than this are not even read: uvicorn closes the connection (code 1009).
 WS_MAX_FRAME = 65536
 #: Garbage-collector thresholds when tuned: young collections every 50,000 allocations, full ones rarely.
 GC_THRESHOLDS = (50_000, 50, 100)
-#: Largest REST request body.
+#: Largest REST request body; the default of ``Limits.max_body_bytes``.
 MAX_BODY_BYTES = 65536
+#: A name needs a letter or a digit (of any script); the OpenAPI document states the same pattern.
+NAME_PATTERN = r"\w"
 
 
 # -- REST models ---------------------------------------------------------------------------------------
 def _clean_name(value: str) -> str:
-    value = "".join(ch for ch in value if ch.isprintable()).strip()
-    if not value:
-        raise ValueError("name must contain at least one visible character")
-    return value
+    if not re.search(NAME_PATTERN, value):
+        raise ValueError("a name needs at least one letter or digit")
+    # Invisible and control characters (and lone surrogates) are dropped; a letter or digit always remains.
+    return "".join(ch for ch in value if ch.isprintable()).strip()
+
+
+MODEL_CONFIG = ConfigDict(extra="forbid", allow_inf_nan=False, regex_engine="python-re")
 
 
 class CreateRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = MODEL_CONFIG
 
     game: str = Field(description="a game id from GET /api/games", max_length=64)
     players: int = Field(description="number of seats", ge=1, le=64)
@@ -57,8 +67,14 @@ class CreateRoom(BaseModel):
     bots: dict[str, str] = Field(default_factory=dict, description='seat -> bot name, e.g. {"1": "proportional"}')
     bot_params: dict[str, dict[str, Any]] = Field(default_factory=dict, description="seat -> bot parameters")
     public: bool = Field(True, description="listed by GET /api/rooms")
-    name: str = Field("Player", min_length=1, max_length=40, description="the creator's name")
-    seat: int | None = Field(None, ge=0, description="the creator's seat (default: the lowest human seat)")
+    name: str = Field(
+        "Player",
+        min_length=1,
+        max_length=40,
+        pattern=NAME_PATTERN,
+        description="the creator's name (needs a letter or digit; invisible characters are dropped)",
+    )
+    seat: int | None = Field(None, ge=0, le=63, description="the creator's seat (default: the lowest human seat)")
     turn_timer_s: float | None = Field(
         None, gt=0, le=86400, description="turn-based games: seconds a seat has to act before a bot acts for it"
     )
@@ -73,10 +89,16 @@ class CreateRoom(BaseModel):
 
 
 class JoinRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = MODEL_CONFIG
 
-    name: str = Field("Player", min_length=1, max_length=40)
-    seat: int | None = Field(None, ge=0)
+    name: str = Field(
+        "Player",
+        min_length=1,
+        max_length=40,
+        pattern=NAME_PATTERN,
+        description="your name (needs a letter or digit; invisible characters are dropped)",
+    )
+    seat: int | None = Field(None, ge=0, le=63)
 
     @field_validator("name")
     @classmethod
@@ -91,6 +113,7 @@ class SeatOut(BaseModel):
     bot: str | None
     connected: bool
     replaced: bool = Field(description="a human seat currently played by a bot; its token reclaims it")
+    reserved: bool = Field(description="an open seat of a rematch room held for its player of the previous match")
 
 
 class RoomOut(BaseModel):
@@ -108,6 +131,10 @@ class RoomOut(BaseModel):
     replacement_bot: str | None
     spectators: int
     rematch: str | None = Field(description="code of the rematch room, once someone asked for one")
+    integrity: str = Field(
+        description="ok; mismatch or broken when the stored record does not replay as stored (the room is closed)"
+    )
+    integrity_message: str | None = Field(description="what did not replay, when integrity is not ok")
 
 
 class SeatGranted(BaseModel):
@@ -121,17 +148,47 @@ class Ok(BaseModel):
     ok: bool
 
 
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
 class ErrorOut(BaseModel):
-    detail: dict[str, str]
+    detail: ErrorDetail
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorOut},
-    403: {"model": ErrorOut},
-    404: {"model": ErrorOut},
-    409: {"model": ErrorOut},
-    503: {"model": ErrorOut},
+class FieldError(BaseModel):
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class ValidationOut(BaseModel):
+    detail: list[FieldError]
+
+
+_WHY: dict[int, str] = {
+    400: "bad_body: the body is not JSON text (e.g. not UTF-8)",
+    401: "bad_token: the seat token is missing or opens no seat of this room",
+    403: "not_over: published once the match is over",
+    404: "unknown_room or unknown_game",
+    409: "room_full, seat_taken, seat_reserved, room_over, not_over or room_broken",
+    413: "too_large: the body is over the limit (max_body_bytes)",
+    422: "a body that does not match the schema (a list of field errors), or bad_options, bad_bot, bad_seat",
+    429: "rate_limited or too_many_rooms: a per-address limit (see Retry-After)",
+    503: "too_many_rooms (the server is full) or storage_error",
 }
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error answers of a route."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        model: Any = ErrorOut
+        if status == 422:
+            model = ValidationOut | ErrorOut
+        out[status] = {"model": model, "description": _WHY[status]}
+    return out
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -150,23 +207,42 @@ def create_app(
     db_url: str | None = None,
     *,
     static_dir: str | Path | None = None,
-    rate_per_s: float = 20.0,
-    max_message_bytes: int = MAX_MESSAGE_BYTES,
-    max_rooms: int = 5000,
-    hello_timeout_s: float = 30.0,
+    limits: Limits | None = None,
+    trusted_proxies: str | Iterable[str] | None = None,
+    rate_per_s: float | None = None,
+    max_message_bytes: int | None = None,
+    max_rooms: int | None = None,
+    hello_timeout_s: float | None = None,
     tune_gc: bool = False,
 ) -> FastAPI:
     """Build the server. ``db_url``: a SQLAlchemy URL or SQLite path (default ``mindtable.sqlite3``).
 
-    ``tune_gc`` adjusts the process-wide garbage collector for latency (``mindtable serve`` sets it).
+    ``limits`` (default: :meth:`Limits.from_overrides`, i.e. the defaults and any ``MINDTABLE_LIMIT_*``
+    variables) holds every limit; ``rate_per_s``, ``max_message_bytes``, ``max_rooms`` and
+    ``hello_timeout_s`` override single ones. ``trusted_proxies`` (default: ``MINDTABLE_TRUSTED_PROXIES``)
+    lists the reverse proxies whose ``X-Forwarded-For`` names the client. ``tune_gc`` adjusts the
+    process-wide garbage collector for latency (``mindtable serve`` sets it).
     """
+    import os
+
     url = normalize_url(db_url)
+    limits = limits or Limits.from_overrides()
+    overrides = {
+        "ws_rate_per_s": rate_per_s,
+        "ws_max_message_bytes": max_message_bytes,
+        "max_rooms": max_rooms,
+        "ws_hello_timeout_s": hello_timeout_s,
+    }
+    limits = limits.with_overrides({k: v for k, v in overrides.items() if v is not None})
+    trusted = parse_networks(os.environ.get(TRUSTED_PROXIES_ENV) if trusted_proxies is None else trusted_proxies)
+    max_message_bytes = limits.ws_max_message_bytes
+    hello_timeout_s = limits.ws_hello_timeout_s
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(url)
         await asyncio.to_thread(storage.start)
-        manager = RoomManager(storage, max_rooms=max_rooms, rate_per_s=rate_per_s)
+        manager = RoomManager(storage, limits=limits)
         await manager.load()
         if tune_gc:
             # Everything loaded so far lives as long as the server: keep the collector from scanning it
@@ -194,14 +270,46 @@ def create_app(
         manager: RoomManager = request.app.state.manager
         return manager
 
-    @app.exception_handler(RoomError)
-    async def room_error(_request: Request, exc: RoomError) -> JSONResponse:
-        return JSONResponse({"detail": {"code": exc.code, "message": exc.message}}, status_code=exc.status)
+    app.state.limits = limits
 
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    @app.exception_handler(RoomError)
+    async def room_error(request: Request, exc: RoomError) -> JSONResponse:
+        headers = {}
+        if exc.code == "unknown_room":
+            # Failed lookups cost from their own small budget: room codes cannot be probed quickly.
+            manager_of(request).book.take("miss", address_of(request))
+        if exc.status == 429:
+            headers["Retry-After"] = "60"
+        return JSONResponse(
+            {"detail": {"code": exc.code, "message": safe_text(exc.message)}}, status_code=exc.status, headers=headers
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = "bad_body" if exc.status_code == 400 else f"http_{exc.status_code}"
+        return JSONResponse(
+            {"detail": {"code": code, "message": safe_text(str(exc.detail))}},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's default answer echoes the input, which may not even be JSON (NaN, lone surrogates).
+        errors = [
+            {
+                "loc": [item if isinstance(item, int) else safe_text(str(item), 80) for item in error.get("loc", ())],
+                "msg": safe_text(str(error.get("msg", "")), 300),
+                "type": safe_text(str(error.get("type", "")), 80),
+            }
+            for error in list(exc.errors())[:20]
+        ]
+        return JSONResponse({"detail": errors}, status_code=422)
+
+    app.add_middleware(Guard, owner=app, limits=limits, trusted=trusted)
 
     # -- REST --------------------------------------------------------------------------------------
-    @app.get("/api/games", summary="Every playable game", tags=["lobby"])
+    @app.get("/api/games", summary="Every playable game", tags=["lobby"], responses=answers(429))
     async def games() -> list[dict[str, Any]]:
         return [get_game(game_id).describe() for game_id in available_game_ids()]
 
@@ -209,12 +317,13 @@ def create_app(
         "/api/rooms",
         status_code=201,
         response_model=SeatGranted,
-        responses=ERRORS,
+        responses=answers(400, 404, 409, 413, 422, 429, 503),
         tags=["lobby"],
         summary="Create a room; the creator takes the lowest free human seat",
     )
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
         room, seat, token = await manager_of(request).create(
+            address=address_of(request),
             game_id=body.game,
             players=body.players,
             options=body.options,
@@ -232,18 +341,30 @@ def create_app(
         )
         return _seat_granted(room, seat, token)
 
-    @app.get("/api/rooms", response_model=list[RoomOut], tags=["lobby"], summary="Public rooms, waiting or playing")
+    @app.get(
+        "/api/rooms",
+        response_model=list[RoomOut],
+        responses=answers(429),
+        tags=["lobby"],
+        summary="Public rooms, waiting or playing",
+    )
     async def list_rooms(request: Request) -> list[dict[str, Any]]:
         return manager_of(request).public_rooms()
 
-    @app.get("/api/rooms/{code}", response_model=RoomOut, responses=ERRORS, tags=["lobby"], summary="One room")
+    @app.get(
+        "/api/rooms/{code}",
+        response_model=RoomOut,
+        responses=answers(404, 409, 429, 503),
+        tags=["lobby"],
+        summary="One room",
+    )
     async def get_room(code: str, request: Request) -> dict[str, Any]:
         return (await manager_of(request).require(code)).to_dict()
 
     @app.post(
         "/api/rooms/{code}/join",
         response_model=SeatGranted,
-        responses=ERRORS,
+        responses=answers(400, 404, 409, 413, 422, 429, 503),
         tags=["lobby"],
         summary="Take a free seat (409 when full)",
     )
@@ -254,7 +375,7 @@ def create_app(
     @app.post(
         "/api/rooms/{code}/leave",
         response_model=Ok,
-        responses=ERRORS,
+        responses=answers(401, 404, 409, 413, 429, 503),
         tags=["lobby"],
         summary="Leave your seat (header Authorization: Bearer <token>)",
     )
@@ -265,7 +386,7 @@ def create_app(
     @app.post(
         "/api/rooms/{code}/rematch",
         response_model=SeatGranted,
-        responses=ERRORS,
+        responses=answers(401, 404, 409, 413, 429, 503),
         tags=["lobby"],
         summary="A new room with the same settings; you keep your seat (header token)",
     )
@@ -277,11 +398,15 @@ def create_app(
         room = await manager_of(request).require(code)
         if room.status != "over":
             raise RoomError(403, "not_over", f"the {what} is published once the match is over (it shows every hand)")
+        if room.integrity != "ok":
+            raise RoomError(
+                409, "room_broken", f"the stored record of this room does not replay: {room.integrity_message}"
+            )
         return room
 
     @app.get(
         "/api/rooms/{code}/record",
-        responses=ERRORS,
+        responses=answers(403, 404, 409, 429, 503),
         tags=["lobby"],
         summary="The match record, once the match is over (403 before)",
     )
@@ -291,7 +416,7 @@ def create_app(
 
     @app.get(
         "/api/rooms/{code}/replay",
-        responses=ERRORS,
+        responses=answers(403, 404, 409, 429, 503),
         tags=["lobby"],
         summary="The finished match step by step: each action with the spectator's view and public events",
     )
@@ -302,14 +427,40 @@ def create_app(
     # -- WebSocket ---------------------------------------------------------------------------------
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
-        await websocket.accept()
         manager = manager_of(websocket)
-        conn = Connection(websocket, manager.rate_per_s)
-        room = None
+        address = address_of(websocket)
+        book = manager.book
+        await websocket.accept()
+        conn = Connection(websocket, manager.limits, address, book)
+        if not book.take("connect", address):
+            conn.error("rate_limited", "too many new connections from your address; wait a little and reconnect")
+            conn.close(1008)
+            await conn.wait_closed()
+            return
+        if not book.open_connection(address):
+            conn.error(
+                "too_many_connections",
+                f"your address already has {manager.limits.ws_connections_per_address} open connections; "
+                "close one first",
+            )
+            conn.close(1008)
+            await conn.wait_closed()
+            return
+        room: Room | None = None
         try:
-            room = await manager.get(code)
+            if not book.has("miss", address):
+                conn.error("rate_limited", "too many lookups of unknown rooms from your address; wait a minute")
+                conn.close(1008)
+                return
+            try:
+                room = await manager.get(code)
+            except RoomError as exc:
+                conn.error(exc.code, safe_text(exc.message))
+                conn.close(4409 if exc.status == 409 else 1011)
+                return
             if room is None:
-                conn.error("unknown_room", f"there is no room {code.strip().upper()!r}; check the code")
+                book.take("miss", address)
+                conn.error("unknown_room", f"there is no room {safe_text(code.strip().upper(), 20)!r}; check the code")
                 conn.close(4404)
                 return
             token = websocket.query_params.get("token")
@@ -324,6 +475,8 @@ def create_app(
             if hello is None:
                 room = None
                 return
+            joined = room
+            conn.on_drop = lambda: joined.detach(conn)
             await room.attach(conn, seat, hello["last_seq"], hello["stream"])
             while not conn.closed:
                 message = await websocket.receive()
@@ -341,9 +494,18 @@ def create_app(
                     conn.error("not_a_seat", "spectators cannot act; join the room to get a seat token")
                 else:
                     await room.act(seat, parsed["action"], conn=conn, client_id=parsed["id"])
-        except (WebSocketDisconnect, RuntimeError):
+        except WebSocketDisconnect:
             pass
+        except Exception:
+            if conn.closed:
+                # The connection was already going (closed by us or dropped): nothing was lost.
+                log.debug("room %s: WebSocket handler ended on a closed connection", code, exc_info=True)
+            else:
+                log.exception("room %s: the WebSocket handler failed; closing the connection", code)
+                conn.error("server_error", "the server failed on this connection; reconnect to continue")
+                conn.close(1011)
         finally:
+            book.close_connection(address)
             if room is not None:
                 room.detach(conn)
             conn.close()
@@ -352,45 +514,142 @@ def create_app(
     if static_dir is None:
         static_dir = STATIC_DIR
     app.mount("/", StaticFiles(directory=str(static_dir), html=True, check_dir=False), name="web")
+
     return app
 
 
-class BodyLimit:
-    """Pure ASGI middleware refusing HTTP bodies whose declared length is over ``limit`` (413)."""
+def address_of(connection: Request | WebSocket) -> str:
+    """The client's address as the guard resolved it (trusted proxies taken into account)."""
+    return str(connection.scope.get("mindtable.address") or (connection.client.host if connection.client else "?"))
 
-    def __init__(self, app: Any, limit: int) -> None:
+
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"detail": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+_ROOM_PATH = re.compile(r"^/api/rooms/[^/]+")
+
+
+class Guard:
+    """Pure ASGI middleware in front of everything: who the client is (trusted proxies), per-address REST
+    limits, ``405`` with the right ``Allow`` for the API's paths, and the body limit on what is actually read
+    (``Content-Length`` or chunked alike)."""
+
+    def __init__(self, app: Any, owner: FastAPI, limits: Limits, trusted: list[Network]) -> None:
         self.app = app
-        self.limit = limit
+        self.owner = owner
+        self.limits = limits
+        self.trusted = trusted
+        self._routes: list[APIRoute] | None = None
+
+    def _allowed(self, path: str) -> set[str] | None:
+        """The methods the API serves at ``path`` (``None``: no API route there)."""
+        if self._routes is None:
+            self._routes = [r for r in self.owner.routes if isinstance(r, APIRoute)]
+        methods: set[str] = set()
+        for route in self._routes:
+            if route.path_regex.match(path):
+                methods |= route.methods or set()
+        if not methods:
+            return None
+        if "GET" in methods:
+            methods.add("HEAD")
+        return methods
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            for name, value in scope.get("headers", ()):
-                if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                    response = JSONResponse(
-                        {
-                            "detail": {
-                                "code": "too_large",
-                                "message": f"request bodies are limited to {self.limit} bytes",
-                            }
-                        },
-                        status_code=413,
-                    )
-                    await response(scope, receive, send)
-                    return
-        await self.app(scope, receive, send)
+        kind = scope["type"]
+        if kind == "websocket":
+            scope["mindtable.address"] = client_address(scope, self.trusted)
+            scope["mindtable.raw_send"] = send
+            await self.app(scope, receive, send)
+            return
+        if kind != "http" or not scope["path"].startswith("/api"):
+            await self.app(scope, receive, send)
+            return
+        address = scope["mindtable.address"] = client_address(scope, self.trusted)
+        path = scope["path"]
+        allowed = self._allowed(path)
+        if allowed is None:
+            response = _error(404, "not_found", "no such API path; see /openapi.json")
+            await response(scope, receive, send)
+            return
+        if scope["method"] not in allowed:
+            order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+            allow = ", ".join(sorted(allowed, key=lambda m: order.index(m) if m in order else 99))
+            response = _error(405, "method_not_allowed", f"{path} answers {allow}", {"Allow": allow})
+            await response(scope, receive, send)
+            return
+        manager = getattr(self.owner.state, "manager", None)
+        if manager is not None:
+            book = manager.book
+            if not book.take("rest", address):
+                retry = book.bucket("rest", address).retry_after()
+                response = _error(
+                    429,
+                    "rate_limited",
+                    f"more than {self.limits.rest_per_address_per_s:g} requests a second from your address",
+                    {"Retry-After": f"{retry:.0f}"},
+                )
+                await response(scope, receive, send)
+                return
+            if _ROOM_PATH.match(path) and not book.has("miss", address):
+                response = _error(
+                    429,
+                    "rate_limited",
+                    "too many lookups of unknown rooms from your address; wait a minute",
+                    {"Retry-After": "60"},
+                )
+                await response(scope, receive, send)
+                return
+        body = await self._read_body(scope, receive, send)
+        if body is None:
+            return
+        sent = False
+
+        async def replay() -> Any:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _read_body(self, scope: Any, receive: Any, send: Any) -> bytes | None:
+        """The whole body, reading at most ``max_body_bytes`` + 1 bytes (``None``: refused, 413 sent)."""
+        limit = self.limits.max_body_bytes
+        too_large = _error(413, "too_large", f"request bodies are limited to {limit} bytes")
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > limit):
+                await too_large(scope, receive, send)
+                return None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await too_large(scope, receive, send)
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
 
 
 def _parse(conn: Connection, message: Mapping[str, Any], max_bytes: int) -> dict[str, Any] | None:
     if not conn.allow():
         conn.error("rate_limited", f"more than {conn._rate:g} messages per second; this one was dropped")
-        if conn.refused > 200:
+        if conn.refused > conn.limits.ws_refusals_before_close:
             conn.close(1008)
         return None
     try:
         text = message.get("text")
         return parse_message(text if text is not None else message.get("bytes"), max_bytes)
     except ProtocolError as exc:
-        conn.error(exc.code, exc.message)
+        conn.error(exc.code, safe_text(exc.message))
         return None
 
 

@@ -27,10 +27,13 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from mindtable.core import Bot, Game, IllegalAction, InvalidOptions, Match, get_game, new_match, observe
+from mindtable.core.errors import ReplayMismatch
 from mindtable.core.events import Event
 from mindtable.core.match import replay
 from mindtable.server import storage as db
-from mindtable.server.protocol import encode
+from mindtable.server.bot_params import validate_bot_params
+from mindtable.server.limits import AddressBook, Bucket, Limits
+from mindtable.server.protocol import encode, json_safe, safe_text, show
 from mindtable.server.storage import Storage, StoredRoom
 
 log = logging.getLogger("mindtable.server")
@@ -42,8 +45,6 @@ CODE_LENGTH = 6
 STREAM_KEEP = 1024
 #: ...and, while the seat is connected, only the messages of the last minute.
 STREAM_KEEP_S = 60.0
-#: A connection whose outgoing queue grows past this is too slow: it is closed (it may reconnect and resume).
-MAX_QUEUE = 2000
 #: Commits slower than this are logged.
 SLOW_COMMIT_S = 0.2
 
@@ -86,27 +87,54 @@ class Settings:
     replacement_bot: str | None = None
 
 
-class Connection:
-    """One WebSocket: an outgoing queue drained by its own task, and the per-connection rate limit."""
+def _transport_of(websocket: WebSocket) -> Any:
+    """The asyncio transport under a uvicorn WebSocket, if it can be found (to drop a stuck connection)."""
+    send = websocket.scope.get("mindtable.raw_send")
+    protocol = getattr(send, "__self__", None)
+    return getattr(protocol, "transport", None)
 
-    def __init__(self, websocket: WebSocket, rate_per_s: float) -> None:
+
+class Connection:
+    """One WebSocket: an outgoing queue drained by its own task, and the per-connection rate limit.
+
+    The queue is bounded in messages and in bytes, and every write has a timeout: a client that does not
+    read is dropped (its TCP connection aborted at once, code 1013 when it can still be sent), so it never
+    holds more than ``ws_queue_bytes`` of the server's memory.
+    """
+
+    def __init__(
+        self,
+        websocket: WebSocket,
+        limits: Limits | float | None = None,
+        address: str = "unknown",
+        book: AddressBook | None = None,
+    ) -> None:
+        if not isinstance(limits, Limits):
+            limits = Limits() if limits is None else Limits(ws_rate_per_s=float(limits))
         self.websocket = websocket
+        self.limits = limits
+        self.address = address
+        self.book = book
         self.seat: int | None = None
         self.closed = False
+        self.dropped = False
+        self.on_drop: Callable[[], None] | None = None
         self._queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self._bytes = 0
         self._task = asyncio.create_task(self._writer())
-        self._rate = rate_per_s
-        self._tokens = rate_per_s
-        self._stamp = time.monotonic()
+        self._rate = limits.ws_rate_per_s
+        self._bucket = Bucket(limits.ws_rate_per_s, limits.ws_rate_per_s)
         self.refused = 0
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self._queue.qsize() >= MAX_QUEUE:
-            log.warning("closing a connection that does not read its messages")
-            self.close(1013)
+        size = len(text)
+        if self._queue.qsize() >= self.limits.ws_queue_messages or self._bytes + size > self.limits.ws_queue_bytes:
+            log.warning("dropping a connection from %s that does not read its messages", self.address)
+            self.drop()
             return
+        self._bytes += size
         self._queue.put_nowait(text)
 
     def send_message(self, message: dict[str, Any]) -> None:
@@ -116,21 +144,48 @@ class Connection:
         self.send_message({"kind": "error", "code": code, "message": message})
 
     def allow(self) -> bool:
-        """Token bucket: ``rate_per_s`` messages a second, bursts of the same size."""
-        now = time.monotonic()
-        self._tokens = min(self._rate, self._tokens + (now - self._stamp) * self._rate)
-        self._stamp = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        self.refused += 1
-        return False
+        """Token buckets: this connection's (``ws_rate_per_s``) and its address's (all its connections)."""
+        if not self._bucket.take():
+            self.refused += 1
+            return False
+        if self.book is not None and not self.book.take("message", self.address):
+            self.refused += 1
+            return False
+        return True
 
     def close(self, code: int = 1000) -> None:
         if self.closed:
             return
         self.closed = True
         self._queue.put_nowait(code)
+
+    def drop(self, code: int = 1013) -> None:
+        """Stop at once: forget queued messages, abort the TCP connection, tell the room."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.closed = True
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._bytes = 0
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self._abort, code)
+        if self.on_drop is not None:
+            loop.call_soon(self.on_drop)
+
+    def _abort(self, code: int) -> None:
+        if not self._task.done():
+            self._task.cancel()
+        transport = _transport_of(self.websocket)
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                transport.abort()
+        else:  # not under uvicorn: ask politely (cannot block: the writer task is gone)
+            self._task = asyncio.create_task(self._close_only(code))
+
+    async def _close_only(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.websocket.close(code), self.limits.ws_send_timeout_s)
 
     async def wait_closed(self, timeout: float = 5.0) -> None:
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
@@ -141,15 +196,30 @@ class Connection:
     async def _writer(self) -> None:
         websocket = self.websocket
         queue = self._queue
+        timeout = self.limits.ws_send_timeout_s
         try:
             while True:
                 item = await queue.get()
                 if isinstance(item, int):
-                    with contextlib.suppress(Exception):
-                        await websocket.close(item)
+                    try:
+                        await asyncio.wait_for(websocket.close(item), timeout)
+                    except TimeoutError:
+                        self.drop(item)
+                    except Exception:
+                        pass
                     return
-                await websocket.send_text(item)
-        except Exception:
+                self._bytes -= len(item)
+                try:
+                    await asyncio.wait_for(websocket.send_text(item), timeout)
+                except TimeoutError:
+                    log.warning("dropping a connection from %s: a write took over %g s", self.address, timeout)
+                    self.drop()
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not isinstance(exc, (OSError, RuntimeError)) and type(exc).__name__ != "ClientDisconnected":
+                log.warning("a connection from %s failed to send: %r", self.address, exc)
             self.closed = True
 
 
@@ -182,7 +252,7 @@ class Stream:
             limit = now - STREAM_KEEP_S
             while buffer and buffer[0][1] < limit:
                 buffer.popleft()
-            for conn in self.conns:
+            for conn in tuple(self.conns):
                 conn.send(text)
 
     def since(self, stream_id: str | None, last_seq: int) -> list[str] | None:
@@ -254,6 +324,7 @@ class Room:
         status: str,
         created_at: float,
         rematch: str | None = None,
+        creator: str | None = None,
     ) -> None:
         self.manager = manager
         self.id = room_id
@@ -278,6 +349,20 @@ class Room:
         self.over_since: float | None = None
         self._timers: list[asyncio.TimerHandle] = []
         self._describe = game.describe()
+        #: Hashed address of whoever created the room (for the per-address room limit).
+        self.creator = creator
+        #: Wall-clock time of the last lobby activity (waiting rooms expire without it).
+        self.last_active = time.time()
+        #: Rematch rooms: seat -> (token hash of that seat in the previous match, held until).
+        self.reserved: dict[int, tuple[str | None, float]] = {}
+        #: "ok", or "mismatch"/"broken" when the stored record does not replay (the room then refuses actions).
+        self.integrity = "ok"
+        self.integrity_message: str | None = None
+        self.stored_result: dict[str, Any] | None = None
+        #: Progress accounting: fingerprints of the positions reached, and per seat the actions in a row
+        #: that only led back to a position seen before.
+        self.positions: set[int] = set()
+        self.no_progress = [0] * self.players
 
     # -- clock ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -288,10 +373,29 @@ class Room:
 
     # -- descriptions --------------------------------------------------------------------------------
     def seat_dicts(self) -> list[dict[str, Any]]:
-        return [seat.to_dict() for seat in self.seats]
+        seats = [seat.to_dict() for seat in self.seats]
+        if self.reserved:
+            now = time.time()
+            for seat in seats:
+                hold = self.reserved.get(seat["seat"])
+                seat["reserved"] = hold is not None and hold[1] > now and seat["kind"] == "open"
+        else:
+            for seat in seats:
+                seat["reserved"] = False
+        return seats
+
+    def reserved_for(self, seat: int, claim: str | None) -> bool:
+        """Whether ``seat`` is held for another player (of the previous match) than the holder of ``claim``."""
+        hold = self.reserved.get(seat)
+        if hold is None or hold[1] <= time.time():
+            return False
+        return hold[0] != claim
 
     def to_dict(self) -> dict[str, Any]:
         result = self.match.result
+        shown = result.to_dict() if result is not None else None
+        if self.integrity != "ok" and self.stored_result is not None:
+            shown = self.stored_result
         return {
             "code": self.code,
             "game": self.game.id,
@@ -300,13 +404,15 @@ class Room:
             "public": self.settings.public,
             "status": self.status,
             "seats": self.seat_dicts(),
-            "result": result.to_dict() if result is not None else None,
+            "result": shown,
             "turn_timer_s": self.settings.turn_timer_s,
             "grace_s": self.settings.grace_s,
             "replace_with_bot": self.settings.replace_with_bot,
             "replacement_bot": self._replacement_bot_name(),
             "spectators": len(self.spectators.conns),
             "rematch": self.rematch,
+            "integrity": self.integrity,
+            "integrity_message": self.integrity_message,
         }
 
     def _presence(self) -> dict[str, Any]:
@@ -414,6 +520,7 @@ class Room:
                 for message in snapshot:
                     conn.send_message({"seq": stream.seq, **message})
             stream.conns.add(conn)
+            self.last_active = time.time()
             if seat is not None:
                 first = not self.seats[seat].conns
                 self.seats[seat].conns.add(conn)
@@ -423,6 +530,8 @@ class Room:
     def detach(self, conn: Connection) -> None:
         seat = conn.seat
         stream = self.spectators if seat is None else self.streams[seat]
+        if conn in stream.conns:
+            self.last_active = time.time()
         stream.conns.discard(conn)
         if seat is None:
             return
@@ -494,6 +603,7 @@ class Room:
         self.status = "playing"
         self.origin = asyncio.get_running_loop().time() - self.match.clock / 1000
         self.turn_base = self.match.clock
+        self.positions.add(self._fingerprint())
         self.version += 1
         self.broadcast_presence()
         self._broadcast_state()
@@ -504,7 +614,8 @@ class Room:
     def build_bot(self, seat: int) -> None:
         state = self.seats[seat]
         if state.kind == "bot" and state.bot:
-            self.bots[seat] = self.game.make_bot(state.bot, seat=seat, seed=self.seed, **state.bot_params)
+            params = validate_bot_params(self.game, state.bot, state.bot_params) if not state.replaced else {}
+            self.bots[seat] = self.game.make_bot(state.bot, seat=seat, seed=self.seed, **params)
 
     # -- playing -------------------------------------------------------------------------------------
     async def act(
@@ -516,10 +627,18 @@ class Room:
         client_id: Any = None,
         version: int | None = None,
     ) -> None:
-        """Check, apply, persist, acknowledge and broadcast one action (from a client, a bot or a timer)."""
+        """Check, apply, persist, acknowledge and broadcast one action (from a client, a bot or a timer).
+
+        What is applied, stored and broadcast is the same JSON value: the engine's normalised action, after a
+        JSON round trip. If anything fails after the engine applied it (storage, a refused repetition), the
+        match is put back as it was, so memory never holds an action the database does not.
+        """
         async with self.lock:
             if version is not None and version != self.version:
                 return  # a plan made before something else happened
+            if self.integrity != "ok":
+                self._reject(conn, client_id, "room_broken", f"this room is closed: {self.integrity_message}")
+                return
             if self.status != "playing":
                 what = "has not started yet: seats are still open" if self.status == "waiting" else "is over"
                 self._reject(conn, client_id, "not_playing", f"the match {what}")
@@ -527,7 +646,7 @@ class Room:
             action = dict(payload)
             # Server-side plans (bots, deadlines) may not act before the time they asked for.
             floor = action.pop("at", 0) if version is not None else 0
-            if not isinstance(floor, int) or isinstance(floor, bool):
+            if not isinstance(floor, int) or isinstance(floor, bool) or not 0 <= floor <= 2**53:
                 floor = 0
             if seat is None:
                 action.pop("seat", None)
@@ -535,32 +654,60 @@ class Room:
                 action["seat"] = seat
             action["at"] = max(self.now_ms(), self.match.clock, floor)
             try:
-                events = self.match.apply(action)
+                normalized = self.match.check(action)
+                json_safe(normalized, "action")
+                normalized = json.loads(json.dumps(normalized, allow_nan=False))
             except IllegalAction as exc:
                 self._reject(conn, client_id, exc.code, exc.message, exc.params)
                 if conn is None:
-                    log.warning("room %s: server-side action %s refused: %s", self.code, action, exc)
+                    log.warning("room %s: server-side action %s refused: %s", self.code, show(action, 200), exc)
                 return
             except Exception as exc:
-                log.exception("room %s: the rules engine failed on %s", self.code, action)
-                self._rebuild(self.steps)
+                log.warning("room %s: action %s refused by the checks: %r", self.code, show(action, 200), exc)
+                self._reject(conn, client_id, "bad_action", f"the action cannot be played: {safe_text(str(exc), 200)}")
+                return
+            limit = self.manager.limits.no_progress_actions_per_seat
+            if seat is not None and self.no_progress[seat] >= limit and self._returns_to_known(normalized):
+                self._reject(
+                    conn,
+                    client_id,
+                    "no_progress",
+                    f"seat {seat} has made {limit} actions in a row that only brought the game back to where it "
+                    "was; this one is refused until the game moves on",
+                )
+                return
+            try:
+                events = self.match.apply(normalized)
+            except IllegalAction as exc:
+                self._reject(conn, client_id, exc.code, exc.message, exc.params)
+                return
+            except Exception as exc:
+                log.exception("room %s: the rules engine failed on %s", self.code, show(normalized, 200))
+                self._rollback(self.steps)
                 self._reject(conn, client_id, "engine_error", f"the rules engine failed on this action: {exc!r}")
                 return
+            position = self._fingerprint()
+            progress = position not in self.positions
             started = time.perf_counter()
             try:
                 # What the engine normalised (declared fields only) is what is stored, recorded and broadcast.
-                action = self.match.last_action or action
-                await self.manager.storage.append(self.id, self.steps, action)
+                await self.manager.storage.append(self.id, self.steps, self.match.last_action or normalized)
             except Exception:
-                self._rebuild(self.steps)
+                log.exception("room %s: action %d could not be saved; it is taken back", self.code, self.steps)
+                self._rollback(self.steps)
                 self._reject(conn, client_id, "storage_error", "the action could not be saved; it was not played")
                 return
+            if progress:
+                self.positions.add(position)
+                self.no_progress = [0] * self.players
+            elif seat is not None:
+                self.no_progress[seat] += 1
             waited = time.perf_counter() - started
             if waited > SLOW_COMMIT_S:
                 log.warning("room %s: saving an action took %.0f ms", self.code, waited * 1000)
             self.steps += 1
             self.version += 1
-            self.turn_base = action["at"]
+            self.turn_base = normalized.get("at", self.turn_base)
             if conn is not None:
                 conn.send_message({"kind": "accepted", "id": client_id, "step": self.steps})
             self._broadcast_step(events)
@@ -569,6 +716,20 @@ class Room:
                 await self._finish()
             self._schedule()
 
+    def _fingerprint(self, state: Any = None) -> int:
+        """A fingerprint of the game's position (its full state), to tell progress from going round in circles."""
+        state = self.match.state if state is None else state
+        return hash(json.dumps(state, sort_keys=True, separators=(",", ":"), default=repr))
+
+    def _returns_to_known(self, action: dict[str, Any]) -> bool:
+        """Whether ``action`` would lead to a position already reached (tried on a copy of the match)."""
+        try:
+            trial = Match.from_snapshot(self.match.snapshot())
+            trial.apply(action)
+        except Exception:
+            return False  # let the real apply answer
+        return self._fingerprint(trial.state) in self.positions
+
     def _reject(
         self, conn: Connection | None, client_id: Any, code: str, message: str, params: dict[str, Any] | None = None
     ) -> None:
@@ -576,11 +737,18 @@ class Room:
             reply = {"kind": "rejected", "id": client_id, "code": code, "params": params or {}, "message": message}
             conn.send_message(reply)
 
-    def _rebuild(self, steps: int) -> None:
-        record = self.match.record()
-        record["actions"] = record["actions"][:steps]
-        record.pop("result", None)
-        self.match = replay(record)
+    def _rollback(self, steps: int) -> None:
+        """Put the match back to its first ``steps`` actions (the ones saved); if even that fails, close the room."""
+        try:
+            record = self.match.record()
+            record["actions"] = record["actions"][:steps]
+            record.pop("result", None)
+            self.match = replay(record, verify=False)
+        except Exception as exc:
+            log.exception("room %s: cannot be put back to step %d; closing it", self.code, steps)
+            self.integrity = "broken"
+            self.integrity_message = f"the match could not be put back after a failure: {safe_text(str(exc), 200)}"
+            self._cancel_timers()
 
     async def _finish(self) -> None:
         result = self.match.result
@@ -615,7 +783,7 @@ class Room:
     def _schedule(self) -> None:
         """Plan what happens next without anyone acting: the game's deadline, bots' wishes, turn timers."""
         self._cancel_timers()
-        if self.status != "playing":
+        if self.status != "playing" or self.integrity != "ok":
             return
         now = self.now_ms()
         version = self.version
@@ -669,13 +837,27 @@ class Room:
 class RoomManager:
     """Every room of this server, by code, and the seat tokens that open them."""
 
-    def __init__(self, storage: Storage, *, max_rooms: int = 5000, rate_per_s: float = 20.0) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        limits: Limits | None = None,
+        max_rooms: int | None = None,
+        rate_per_s: float | None = None,
+    ) -> None:
+        limits = limits or Limits()
+        if max_rooms is not None:
+            limits = limits.with_overrides({"max_rooms": max_rooms})
+        if rate_per_s is not None:
+            limits = limits.with_overrides({"ws_rate_per_s": rate_per_s})
+        self.limits = limits
+        self.book = AddressBook(limits)
         self.storage = storage
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
         self.tasks: set[asyncio.Future[Any]] = set()
-        self.max_rooms = max_rooms
-        self.rate_per_s = rate_per_s
+        self.max_rooms = limits.max_rooms
+        self.rate_per_s = limits.ws_rate_per_s
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._lag: asyncio.Task[None] | None = None
@@ -684,14 +866,20 @@ class RoomManager:
     async def load(self) -> None:
         """Rebuild every unfinished room from its record (at start-up)."""
         stored = await self.storage.run(db.load_unfinished)
+        expired = []
         for item in stored:
+            if item.row["status"] == "waiting" and self._stale(item.row.get("last_active") or item.row["created_at"]):
+                expired.append(item.row["id"])
+                continue
             try:
                 room = await self._restore(item)
-            except Exception:
-                log.exception("room %s cannot be rebuilt from its record; it stays closed", item.row["code"])
+            except RoomError as exc:
+                log.error("room %s cannot be rebuilt from its record; it stays closed: %s", item.row["code"], exc)
                 continue
             self.rooms[room.code] = room
-        log.info("loaded %d unfinished rooms", len(self.rooms))
+        if expired:
+            await self.storage.run(lambda c: db.delete_rooms(c, expired))
+        log.info("loaded %d unfinished rooms (%d waiting rooms expired)", len(self.rooms), len(expired))
         self._sweeper = asyncio.create_task(self._sweep())
         self._lag = asyncio.create_task(self._watch_lag())
 
@@ -710,37 +898,96 @@ class RoomManager:
         if not task.cancelled() and task.exception() is not None:
             log.error("a room task failed", exc_info=task.exception())
 
+    def _stale(self, last_active: float) -> bool:
+        return time.time() - last_active > self.limits.waiting_room_ttl_s
+
     async def _restore(self, item: StoredRoom) -> Room:
+        """Rebuild a stored room by replaying its record, verifying any stored result.
+
+        A record that does not replay, or replays to another result, is not rewritten: the room is kept as
+        far as it replays, marked ``integrity: "mismatch"`` (or ``"broken"``) with the reason, and refuses
+        actions. A room whose match cannot even be set up raises :class:`RoomError` (``room_broken``).
+        """
         row = item.row
-        game = get_game(row["game"])
-        match = new_match(game.id, row["players"], row["seed"], json.loads(row["options"]))
-        for index, action in enumerate(item.actions):
-            try:
-                match.apply(action)
-            except IllegalAction as exc:
-                raise RuntimeError(f"action {index} {action} does not replay: {exc}") from None
-        settings = Settings(**json.loads(row["settings"]))
+        code = row["code"]
+        try:
+            game = get_game(row["game"])
+            options = json.loads(row["options"])
+            match = new_match(game.id, row["players"], row["seed"], options)
+            settings = Settings(**json.loads(row["settings"]))
+        except Exception as exc:
+            log.error("room %s cannot be set up again from its record: %r", code, exc)
+            raise RoomError(
+                409, "room_broken", f"room {code} cannot be rebuilt from its record: {safe_text(str(exc), 200)}"
+            ) from None
+        integrity, message = "ok", None
+        stored_result: dict[str, Any] | None = None
+        try:
+            stored_result = json.loads(row["result"]) if row["result"] else None
+        except ValueError:
+            integrity, message = "broken", "the stored result is not valid JSON"
+        record = {
+            "game": game.id,
+            "players": row["players"],
+            "seed": row["seed"],
+            "options": options,
+            "actions": item.actions,
+        }
+        if stored_result is not None:
+            record["result"] = stored_result
+        try:
+            match = replay(record, verify=True)
+        except ReplayMismatch as exc:
+            integrity, message = "mismatch", safe_text(str(exc), 300)
+        except Exception as exc:
+            integrity, message = "broken", f"the record does not replay: {safe_text(str(exc), 300)}"
+        if integrity == "ok" and row["status"] == "over" and match.result is None:
+            integrity, message = "mismatch", "the room is stored as over but its record does not finish the match"
+        if integrity != "ok":
+            log.error("room %s: %s: %s (the stored record is left as it is)", code, integrity, message)
+            match = new_match(game.id, row["players"], row["seed"], options)
+            for action in item.actions:
+                try:
+                    match.apply(action)
+                except Exception:
+                    break
         seats = [
             SeatState(
                 s["seat"],
                 s["kind"],
                 s["name"],
                 s["bot"],
-                json.loads(s["bot_params"]) if s["bot_params"] else None,
+                _load_params(s["bot_params"]),
                 s["token_hash"],
                 bool(s["replaced"]),
             )
             for s in item.seats
         ]
         room = Room(
-            self, row["id"], row["code"], game, match, settings, seats, row["status"], row["created_at"], row["rematch"]
+            self, row["id"], code, game, match, settings, seats, row["status"], row["created_at"], row["rematch"]
         )
-        room.steps = len(item.actions)
+        room.creator = row.get("creator")
+        room.last_active = row.get("last_active") or row["created_at"]
+        room.steps = len(match.actions) if integrity != "ok" else len(item.actions)
+        room.stored_result = stored_result
+        room.integrity, room.integrity_message = integrity, message
         for state in seats:
             if state.token_hash:
                 self.tokens[state.token_hash] = (room.code, state.index)
-            room.build_bot(state.index)
-        if room.status == "playing":
+        if room.integrity == "ok":
+            for state in seats:
+                try:
+                    room.build_bot(state.index)
+                except Exception as exc:
+                    room.integrity = "broken"
+                    room.integrity_message = (
+                        f"the bot of seat {state.index} ({state.bot}) cannot be rebuilt: {safe_text(str(exc), 200)}"
+                    )
+                    log.error("room %s: %s", code, room.integrity_message)
+                    room.bots.clear()
+                    break
+        room.positions.add(room._fingerprint())
+        if room.status == "playing" and room.integrity == "ok":
             # The clock resumes where the last action left it: time while the server was down does not count.
             room.origin = asyncio.get_running_loop().time() - match.clock / 1000
             room.turn_base = match.clock
@@ -766,8 +1013,14 @@ class RoomManager:
     async def _sweep(self) -> None:
         """Free finished rooms: their kept messages after a minute, the rooms themselves after 10 minutes
         without viewers (they stay in the database and are loaded again on demand)."""
+        interval = min(30.0, max(self.limits.waiting_room_ttl_s / 2, 0.5))
         while True:
-            await asyncio.sleep(30)
+            await asyncio.sleep(interval)
+            self.book.sweep()
+            try:
+                await self._expire_waiting()
+            except Exception:
+                log.exception("expiring waiting rooms failed")
             now = time.monotonic()
             for code, room in list(self.rooms.items()):
                 if room.over_since is None or now - room.over_since < 60:
@@ -781,6 +1034,25 @@ class RoomManager:
                     and not any(seat.conns for seat in room.seats)
                 ):
                     self.forget(code)
+
+    async def _expire_waiting(self) -> None:
+        """Waiting rooms nobody has touched for ``waiting_room_ttl_s`` are deleted (nothing was played in them)."""
+        stale = [
+            room
+            for room in self.rooms.values()
+            if room.status == "waiting"
+            and self._stale(room.last_active)
+            and not room.spectators.conns
+            and not any(seat.conns for seat in room.seats)
+        ]
+        if not stale:
+            return
+        ids = [room.id for room in stale]
+        await self.storage.run(lambda c: db.delete_rooms(c, ids))
+        for room in stale:
+            if room.status == "waiting":
+                log.info("room %s expired after %.0f s without activity", room.code, time.time() - room.last_active)
+                self.forget(room.code)
 
     def forget(self, code: str) -> None:
         room = self.rooms.pop(code, None)
@@ -805,16 +1077,22 @@ class RoomManager:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
-            stored = await self.storage.run(lambda c: db.load_by_code(c, code))
+            try:
+                stored = await self.storage.run(lambda c: db.load_by_code(c, code))
+            except Exception:
+                raise RoomError(503, "storage_error", f"room {code} cannot be read from the database now") from None
             room = await self._restore(stored) if stored is not None else None
             if room is not None:
                 self.rooms[code] = room
             future.set_result(room)
             return room
         except Exception as exc:
-            log.exception("room %s cannot be loaded", code)
+            if not isinstance(exc, RoomError):
+                log.exception("room %s cannot be loaded", code)
+                exc = RoomError(409, "room_broken", f"room {code} cannot be rebuilt: {safe_text(str(exc), 200)}")
             future.set_exception(exc)
-            raise
+            future.exception()  # retrieved: waiting callers get it; nobody else needs to
+            raise exc from None
         finally:
             del self._loading[code]
 
@@ -856,27 +1134,52 @@ class RoomManager:
         name: str,
         seat: int | None,
         settings: Settings,
+        address: str | None = None,
     ) -> tuple[Room, int | None, str | None]:
-        active = sum(1 for room in self.rooms.values() if room.status != "over")
+        """Create a room. ``address`` (the client's, when a client asks) is held to the per-address limits."""
+        creator = hash_token(f"address:{address}") if address is not None else None
+        active = 0
+        mine = 0
+        for room in self.rooms.values():
+            if room.status != "over":
+                active += 1
+                if creator is not None and room.creator == creator:
+                    mine += 1
+        if creator is not None and mine >= self.limits.rooms_per_address:
+            raise RoomError(
+                429,
+                "too_many_rooms",
+                f"you already have {mine} unfinished rooms on this server (the limit per address); "
+                "finish or leave one first",
+            )
         if active >= self.max_rooms:
             raise RoomError(503, "too_many_rooms", f"this server already runs {active} rooms; try again later")
+        if address is not None and not self.book.take("create", address):
+            raise RoomError(
+                429, "rate_limited", "too many rooms created from your address lately; try again in a minute"
+            )
         try:
             game = get_game(game_id)
         except Exception as exc:
-            raise RoomError(404, "unknown_game", str(exc)) from None
+            raise RoomError(404, "unknown_game", safe_text(str(exc))) from None
+        try:
+            json_safe(options, "options", max_depth=4, max_values=256)
+        except ValueError as exc:
+            raise RoomError(422, "bad_options", str(exc)) from None
         seed = secrets.randbelow(2**62)
         try:
             match = new_match(game.id, players, seed, options)
-        except InvalidOptions as exc:
-            raise RoomError(422, "bad_options", str(exc)) from None
+            json_safe(match.options, "options", max_depth=8, max_values=4096)
+        except (InvalidOptions, ValueError, TypeError) as exc:
+            raise RoomError(422, "bad_options", safe_text(str(exc))) from None
         seat_bots: dict[int, tuple[str, dict[str, Any]]] = {}
         for key, bot_name in bots.items():
             index = _seat_index(key, players, "bots")
-            params = bot_params.get(key, {})
             try:
+                params = validate_bot_params(game, bot_name, bot_params.get(key, {}))
                 game.make_bot(bot_name, seat=index, seed=seed, **params)
-            except (InvalidOptions, ValueError, TypeError) as exc:
-                raise RoomError(422, "bad_bot", f"bots[{key!r}]: {exc}") from None
+            except Exception as exc:
+                raise RoomError(422, "bad_bot", f"bots[{show(key)}]: {safe_text(str(exc))}") from None
             seat_bots[index] = (bot_name, params)
         for key in bot_params:
             if _seat_index(key, players, "bot_params") not in seat_bots:
@@ -889,15 +1192,17 @@ class RoomManager:
                 f"replacement_bot {replacement!r} is not a bot of {game.id}; available: {', '.join(sorted(game.bots))}",
             )
         humans = [index for index in range(players) if index not in seat_bots]
+        if seat is not None and not 0 <= seat < players:
+            raise RoomError(422, "bad_seat", f"seat must be from 0 to {players - 1}, got {seat}")
         if seat is not None and seat not in humans:
             raise RoomError(409, "seat_taken", f"seat {seat} is not a free human seat; free seats: {humans}")
-        creator = seat if seat is not None else (humans[0] if humans else None)
-        token = secrets.token_urlsafe(32) if creator is not None else None
+        taker = seat if seat is not None else (humans[0] if humans else None)
+        token = secrets.token_urlsafe(32) if taker is not None else None
         seats = []
         for index in range(players):
             if index in seat_bots:
                 seats.append(SeatState(index, "bot", None, seat_bots[index][0], seat_bots[index][1]))
-            elif index == creator:
+            elif index == taker:
                 assert token is not None
                 seats.append(SeatState(index, "human", name, token_hash=hash_token(token)))
             else:
@@ -913,6 +1218,8 @@ class RoomManager:
             "result": None,
             "rematch": None,
             "created_at": created_at,
+            "creator": creator,
+            "last_active": created_at,
         }
 
         def insert(connection: Any) -> tuple[int, str]:
@@ -923,39 +1230,65 @@ class RoomManager:
             raise RuntimeError("could not draw a free room code")
 
         room_id, code = await self.storage.run(insert)
-        room = Room(self, room_id, code, game, match, settings, seats, "waiting", created_at)
+        room = Room(self, room_id, code, game, match, settings, seats, "waiting", created_at, creator=creator)
         for index in seat_bots:
             room.build_bot(index)
         self.rooms[code] = room
-        if token is not None and creator is not None:
-            self.tokens[hash_token(token)] = (code, creator)
+        if token is not None and taker is not None:
+            self.tokens[hash_token(token)] = (code, taker)
         async with room.lock:
             await room.maybe_start()
-        return room, creator, token
+        return room, taker, token
 
-    async def join(self, code: str, name: str, seat: int | None) -> tuple[Room, int, str]:
+    async def join(self, code: str, name: str, seat: int | None, *, claim: str | None = None) -> tuple[Room, int, str]:
+        """Take a free seat. Seats held for the players of the previous match (rematch rooms) are free only
+        to ``claim``, the token hash that player had."""
         room = await self.require(code)
         async with room.lock:
             if room.status == "over":
                 raise RoomError(409, "room_over", "this match is over; ask for a rematch or create a room")
-            free = [s.index for s in room.seats if s.kind == "open"]
+            if room.integrity != "ok":
+                raise RoomError(409, "room_broken", f"this room is closed: {room.integrity_message}")
+            open_seats = [s.index for s in room.seats if s.kind == "open"]
+            free = [index for index in open_seats if not room.reserved_for(index, claim)]
             if seat is not None:
                 if not 0 <= seat < room.players:
                     raise RoomError(422, "bad_seat", f"seat must be from 0 to {room.players - 1}, got {seat}")
+                if seat in open_seats and seat not in free:
+                    raise RoomError(
+                        409,
+                        "seat_reserved",
+                        f"seat {seat} is held for its player of the previous match for a while; free seats: {free}",
+                    )
                 if seat not in free:
                     raise RoomError(409, "seat_taken", f"seat {seat} is taken; free seats: {free}")
                 chosen = seat
             elif free:
                 chosen = free[0]
+            elif open_seats:
+                raise RoomError(
+                    409, "seat_reserved", "the open seats are held for the players of the previous match for a while"
+                )
             else:
                 raise RoomError(409, "room_full", "every seat of this room is taken; you can watch as a spectator")
             token = secrets.token_urlsafe(32)
             digest = hash_token(token)
+            now = time.time()
             await self.storage.run(
                 lambda c: db.update_seat(
-                    c, room.id, chosen, kind="human", name=name, bot=None, token_hash=digest, replaced=False
+                    c,
+                    room.id,
+                    chosen,
+                    kind="human",
+                    name=name,
+                    bot=None,
+                    token_hash=digest,
+                    replaced=False,
+                    room_values={"last_active": now},
                 )
             )
+            room.reserved.pop(chosen, None)
+            room.last_active = now
             state = room.seats[chosen]
             state.kind, state.name, state.token_hash, state.replaced, state.bot = "human", name, digest, False, None
             self.tokens[digest] = (room.code, chosen)
@@ -979,11 +1312,21 @@ class RoomManager:
                     await room._replace(seat)  # the token still reclaims the seat
             else:
                 old = state.token_hash
+                now = time.time()
                 await self.storage.run(
                     lambda c: db.update_seat(
-                        c, room.id, seat, kind="open", name=None, token_hash=None, replaced=False, bot=None
+                        c,
+                        room.id,
+                        seat,
+                        kind="open",
+                        name=None,
+                        token_hash=None,
+                        replaced=False,
+                        bot=None,
+                        room_values={"last_active": now},
                     )
                 )
+                room.last_active = now
                 state.kind, state.name, state.token_hash, state.replaced, state.bot = "open", None, None, False, None
                 room.bots.pop(seat, None)
                 if old:
@@ -1021,26 +1364,44 @@ class RoomManager:
                     seat=seat if str(seat) not in bots else None,
                     settings=Settings(**asdict(room.settings)),
                 )
+                # The other players of this match get their seats held for a while: no stranger takes them.
+                until = time.time() + self.limits.rematch_hold_s
+                for old in room.seats:
+                    if old.index != new_seat and old.token_hash and new_room.seats[old.index].kind == "open":
+                        new_room.reserved[old.index] = (old.token_hash, until)
                 await self.storage.run(lambda c: db.update_room(c, room.id, rematch=new_room.code))
                 room.rematch = new_room.code
                 room.broadcast_presence()
                 return new_room, new_seat, new_token
+        claim = room.seats[seat].token_hash
         try:
-            new_room, new_seat, new_token = await self.join(room.rematch, name, seat)
+            new_room, new_seat, new_token = await self.join(room.rematch, name, seat, claim=claim)
         except RoomError:
             try:
-                new_room, new_seat, new_token = await self.join(room.rematch, name, None)
+                new_room, new_seat, new_token = await self.join(room.rematch, name, None, claim=claim)
             except RoomError:
                 return await self.require(room.rematch), None, None
         return new_room, new_seat, new_token
 
 
+def _load_params(text: str | None) -> dict[str, Any] | None:
+    if not text:
+        return None
+    try:
+        params = json.loads(text)
+    except ValueError:
+        return {"<unreadable>": text[:40]}
+    return params if isinstance(params, dict) else {"<unreadable>": params}
+
+
 def _seat_index(key: str, players: int, where: str) -> int:
     try:
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3):
+            raise ValueError(key)
         index = int(key)
     except ValueError:
         raise RoomError(
-            422, "bad_seat", f"{where}: seat keys are numbers from 0 to {players - 1}, got {key!r}"
+            422, "bad_seat", f"{where}: seat keys are numbers from 0 to {players - 1}, got {show(key)}"
         ) from None
     if not 0 <= index < players:
         raise RoomError(422, "bad_seat", f"{where}: seat {index} does not exist; seats are 0 to {players - 1}")

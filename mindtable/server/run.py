@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from mindtable.server.app import WS_MAX_FRAME, create_app
+from mindtable.server.limits import Limits
 
 
 def serve(
@@ -13,12 +15,23 @@ def serve(
     db: str | None = None,
     *,
     log_level: str = "info",
-    rate_per_s: float = 20.0,
+    rate_per_s: float | None = None,
+    limits: Iterable[str] = (),
+    trusted_proxies: str | None = None,
 ) -> None:
+    """Serve until stopped. ``limits``: ``NAME=VALUE`` overrides on top of ``MINDTABLE_LIMIT_*`` variables;
+    ``trusted_proxies``: addresses or networks whose ``X-Forwarded-For`` is believed (default: the
+    ``MINDTABLE_TRUSTED_PROXIES`` variable; none)."""
     import uvicorn
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = create_app(db_url=db, rate_per_s=rate_per_s, tune_gc=True)
+    app = create_app(
+        db_url=db,
+        limits=Limits.from_overrides(limits),
+        rate_per_s=rate_per_s,
+        trusted_proxies=trusted_proxies,
+        tune_gc=True,
+    )
     uvicorn.run(
         app,
         host=host,
@@ -29,6 +42,8 @@ def serve(
         ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        # The application itself decides whom to believe about the client's address (trusted_proxies).
+        proxy_headers=False,
         access_log=False,
         timeout_graceful_shutdown=5,
     )

@@ -47,6 +47,8 @@ rooms_table = sa.Table(
     sa.Column("result", sa.Text, nullable=True),
     sa.Column("rematch", sa.String(16), nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("creator", sa.String(64), nullable=True),
+    sa.Column("last_active", sa.Float, nullable=True),
 )
 
 seats_table = sa.Table(
@@ -332,10 +334,24 @@ def update_room(connection: Connection, room_id: int, **values: Any) -> None:
     connection.execute(rooms_table.update().where(rooms_table.c.id == room_id).values(**values))
 
 
-def update_seat(connection: Connection, room_id: int, seat: int, **values: Any) -> None:
+def update_seat(
+    connection: Connection, room_id: int, seat: int, *, room_values: dict[str, Any] | None = None, **values: Any
+) -> None:
+    """Change a seat (and, in the same transaction, the room's ``room_values``)."""
     connection.execute(
         seats_table.update().where(seats_table.c.room_id == room_id, seats_table.c.seat == seat).values(**values)
     )
+    if room_values:
+        update_room(connection, room_id, **room_values)
+
+
+def delete_rooms(connection: Connection, room_ids: list[int]) -> None:
+    """Delete rooms (expired waiting rooms: nothing was played in them) with their seats and actions."""
+    for chunk in range(0, len(room_ids), 500):
+        ids = room_ids[chunk : chunk + 500]
+        connection.execute(actions_table.delete().where(actions_table.c.room_id.in_(ids)))
+        connection.execute(seats_table.delete().where(seats_table.c.room_id.in_(ids)))
+        connection.execute(rooms_table.delete().where(rooms_table.c.id.in_(ids)))
 
 
 def code_exists(connection: Connection, code: str) -> bool:

@@ -20,8 +20,9 @@ Errors name the file, the line and the field (``questions[1].answer``). See ``do
 
 from __future__ import annotations
 
+import gc
 import hashlib
-import marshal
+import json
 import math
 import os
 import re
@@ -228,8 +229,11 @@ def _correct_index(
     if isinstance(answer, str) and answer.strip():
         from mindtable.trivia.judge import answer_keys
 
-        keys = answer_keys(answer, language)
-        matches = [i for i, option in enumerate(options) if answer_keys(option, language) & keys]
+        plain = _plain(answer)
+        matches = [i for i, option in enumerate(options) if isinstance(option, str) and _plain(option) == plain]
+        if len(matches) != 1:
+            keys = answer_keys(answer, language)
+            matches = [i for i, option in enumerate(options) if answer_keys(option, language) & keys]
         if len(matches) == 1:
             return matches[0]
         if not matches:
@@ -241,6 +245,12 @@ def _correct_index(
         return None
     c.error((*path, "correct"), "missing: say which option is right with 'correct: <letter>'")
     return None
+
+
+def _plain(text: str) -> str:
+    """The printed answer without its explanation, case folded: most option answers are found with this."""
+    cut = text.find("(")
+    return (text[:cut] if cut > 0 else text).strip().casefold()
 
 
 def question_from_data(
@@ -538,7 +548,7 @@ def _load_from_events(text: str) -> Any:
 
 CACHE_ENV_VAR = "MINDTABLE_CACHE_DIR"
 CACHE_MIN_BYTES = 64 * 1024
-_CACHE_VERSION = b"mindtable-bank-cache-1\n"
+_CACHE_VERSION = b"mindtable-bank-cache-2 json\n"
 
 
 def bank_cache_dir() -> Path | None:
@@ -554,26 +564,41 @@ def bank_cache_dir() -> Path | None:
     return Path(base) / "mindtable" / "banks"
 
 
+def _cache_key(text: str) -> str:
+    """The cache entry's name: a SHA-256 of everything the parsed data depends on — the text, the cache format,
+    the Python version, the PyYAML version and whether LibYAML parsed it."""
+    h = hashlib.sha256()
+    h.update(_CACHE_VERSION)
+    h.update(
+        f"{sys.implementation.name} {sys.version_info[:3]} yaml {yaml.__version__} {yaml.__with_libyaml__}\n".encode()
+    )
+    h.update(text.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
 def _cached_parse(text: str) -> Any:
+    """Parse ``text``, through the parse cache for large texts. The cache holds JSON (a data-only format: a
+    tampered entry can at worst give wrong data, which validation then checks like any other); data that JSON
+    cannot hold exactly (dates, keys that are not texts) is simply not cached."""
     directory = bank_cache_dir() if len(text) >= CACHE_MIN_BYTES else None
     if directory is None:
         return _load_yaml(text)
-    entry = directory / (hashlib.sha1(text.encode("utf-8")).hexdigest() + ".marshal")
+    entry = directory / (_cache_key(text) + ".json")
     try:
-        raw = entry.read_bytes()
-        if raw.startswith(_CACHE_VERSION):
-            return marshal.loads(raw[len(_CACHE_VERSION) :])
-    except (OSError, ValueError, EOFError, TypeError):
+        return json.loads(entry.read_bytes())
+    except (OSError, ValueError, RecursionError):
         pass
     data = _load_yaml(text)
     try:
-        payload = _CACHE_VERSION + marshal.dumps(data)
+        payload = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        if json.loads(payload) != data:
+            return data  # not representable exactly (e.g. keys that are numbers)
         directory.mkdir(parents=True, exist_ok=True)
         tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(payload)
+        tmp.write_text(payload, encoding="utf-8")
         os.replace(tmp, entry)
-    except (OSError, ValueError):
-        pass  # dates or other values marshal cannot hold, or a read-only cache: just do not cache
+    except (OSError, ValueError, TypeError, RecursionError):
+        pass  # dates or other values JSON cannot hold, or a read-only cache: just do not cache
     return data
 
 
@@ -677,7 +702,13 @@ def validate_bank(path: str | os.PathLike[str]) -> tuple[Bank | None, list[Probl
         return None, [Problem(str(p), text_line(p.read_bytes(), exc.start), "", "not valid UTF-8")]
     except OSError as exc:
         return None, [Problem(str(p), 0, "", f"cannot read: {exc.strerror or exc}")]
-    bank, problems = parse_bank_text(text, str(p), cache=True)
+    enabled = gc.isenabled()
+    gc.disable()  # loading builds hundreds of thousands of objects that all survive: collecting is wasted work
+    try:
+        bank, problems = parse_bank_text(text, str(p), cache=True)
+    finally:
+        if enabled:
+            gc.enable()
     if bank is not None:
         bank.path = p
     return bank, problems

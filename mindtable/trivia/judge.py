@@ -12,16 +12,29 @@ The books leave exactness to the players, so every agreement is a house rule (se
 * ``accents`` — ``"language"`` (default: Spanish accents are not an error; Estonian õ ä ö ü and Spanish ñ are
   letters, so a difference is a typo), ``"ignore"`` (all diacritics ignored) or ``"strict"`` (every
   diacritic difference is a typo).
+* ``word_forms`` — a plural -s/-es more or less (en, es) and a case ending on a one-word answer (et,
+  "Tallinnas" for Tallinn) are the same answer (default ``True``).
+
+Some things are never a house rule: a typo never changes a number, a Roman numeral, a single letter, an era or
+a sign (``Elizabeth I`` is not ``Elizabeth II``, ``Vitamin C`` is not ``Vitamin A``, ``C`` is not ``C++``,
+``44 AD`` is not ``44 BC``), and never turns one answer into another (a known wrong answer, or a different
+direction word: ``South Korea`` is not ``North Korea``).
+
+Every verdict has a ``reason`` (for people) and a ``code`` naming the rule that decided, with ``params``.
 
 >>> judge_answer("Simón BOLÍVAR (the Liberator)", "bolivar", language="es").correct
 True
 >>> v = judge_answer("CANBERRA", "Canbera")
->>> v.correct, v.method, v.edits
-(True, 'typo', 1)
+>>> v.correct, v.method, v.edits, v.code
+(True, 'typo', 1, 'typo')
 >>> judge_answer("PARIS", "Pariss", typos="strict").correct
 False
 >>> judge_answer("Pärnu", "Parnu", language="et").reason
 '"Parnu" is 1 edit from "Pärnu" (õ, ä, ö, ü are letters of their own); the tolerance for 5 letters is 0'
+>>> judge_answer("Elizabeth II", "Elizabeth I").code
+'numeral_mismatch'
+>>> judge_answer("Elizabeth II", "Elizabeth the Second").code
+'spoken_number'
 """
 
 from __future__ import annotations
@@ -37,7 +50,7 @@ from rapidfuzz.distance import OSA
 from mindtable.core.errors import InvalidOptions
 from mindtable.core.options import Option, validate_options
 from mindtable.trivia.model import OPTION_LETTERS, Question, format_number
-from mindtable.trivia.text import DISTINCT_LETTERS, Normal, _normalise, parse_number, strip_brackets
+from mindtable.trivia.text import DISTINCT_LETTERS, SYMBOLS, Normal, _normalise, parse_number, strip_brackets
 
 TYPO_LEVELS = ("strict", "normal", "lenient")
 ACCENT_MODES = ("language", "ignore", "strict")
@@ -51,6 +64,57 @@ JUDGE_OPTIONS: tuple[Option, ...] = (
     Option("articles", bool, default=True, help="ignore leading articles"),
     Option("number_words", bool, default=True, help="number words equal digits"),
     Option("accents", str, default="language", choices=ACCENT_MODES, help="how diacritics are compared"),
+    Option(
+        "word_forms",
+        bool,
+        default=True,
+        help="a plural (en, es) or a case ending on a one-word answer (et) is the same answer",
+    ),
+)
+
+#: every reason code a verdict can carry (``Verdict.code``), accepted ones first
+ACCEPT_CODES = (
+    "exact",
+    "normalised",
+    "capitals_part",
+    "full_answer",
+    "alternative",
+    "surname",
+    "explanation",
+    "printed_words",
+    "abbreviation",
+    "numeral",
+    "spoken_number",
+    "era",
+    "typo",
+    "word_form",
+    "number_exact",
+    "number_within_tolerance",
+    "date",
+    "date_year_only",
+    "date_contains_year",
+    "option",
+    "truefalse",
+    "list_complete",
+)
+REJECT_CODES = (
+    "empty",
+    "no_match",
+    "too_many_edits",
+    "numeral_mismatch",
+    "letter_mismatch",
+    "symbol_mismatch",
+    "era_mismatch",
+    "entity_changed",
+    "rejected_answer",
+    "ambiguous",
+    "number_off",
+    "not_the_unit",
+    "date_mismatch",
+    "not_truefalse",
+    "wrong_statement",
+    "wrong_option",
+    "list_incomplete",
 )
 
 
@@ -65,6 +129,7 @@ class HouseRules:
     articles: bool = True
     number_words: bool = True
     accents: str = "language"
+    word_forms: bool = True
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None = None) -> HouseRules:
@@ -106,7 +171,9 @@ class Verdict:
     ``method`` is one of ``exact``, ``normalised``, ``typo``, ``number``, ``option``, ``truefalse``, ``list``
     (accepted) or ``wrong``, ``rejected``, ``ambiguous``, ``empty`` (rejected). ``matched`` is the accepted
     alternative that matched, ``alternative`` says which kind of alternative it was (``answer``, ``full``,
-    ``accepted``, ``surname``, ``explanation``, ``option``, ``item``).
+    ``accepted``, ``surname``, ``explanation``, ``option``, ``item``). ``code`` names the rule that decided
+    (one of :data:`ACCEPT_CODES` or :data:`REJECT_CODES`) and ``params`` its parameters as ``(name, value)``
+    pairs (also as a dict: :attr:`details`); ``reason`` says the same in words.
     """
 
     correct: bool
@@ -118,9 +185,21 @@ class Verdict:
     option: int | None = None
     matched_items: tuple[str, ...] = ()
     missing: int = 0
+    code: str = ""
+    params: tuple[tuple[str, Any], ...] = ()
 
     def __bool__(self) -> bool:
         return self.correct
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """``params`` as a dict."""
+        return dict(self.params)
+
+
+def _verdict(correct: bool, reason: str, method: str, code: str, **kw: Any) -> Verdict:
+    params = kw.pop("params", {})
+    return Verdict(correct, reason, method, code=code, params=tuple(params.items()), **kw)
 
 
 # --- compiled answers ---------------------------------------------------------------------------------------
@@ -130,9 +209,12 @@ class Verdict:
 class _Alt:
     compact: str  # normalised, no spaces
     label: str  # the text shown in reasons
-    kind: str  # answer | full | accepted | surname | explanation | option | item
+    kind: str  # answer | full | accepted | surname | explanation | option | item | rejected
     target: int  # index of the target (answer, option or list item) it belongs to
-    digits: str  # the digits in it: a typo never changes a digit
+    identity: tuple[str, ...]  # numbers, numerals, single letters, eras, signs: a typo never changes them
+    contrast: frozenset[str]  # direction words (north, south …): a typo never changes them either
+    applied: frozenset[str]  # normalisation steps that changed the text
+    words: int  # how many words
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +223,15 @@ class _Number:
     tolerance: float
     tolerance_pct: float
     unit_tokens: frozenset[str]
+    era: str = ""  # "bc" or "" (the default era)
+
+
+@dataclass(frozen=True, slots=True)
+class _Date:
+    year: int
+    month: int | None
+    day: int | None
+    full_date_asked: bool  # the question asks for the date, not just when
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +245,8 @@ class _Compiled:
     rules: HouseRules
     optional_words: frozenset[str]  # printed outside the capitals, first names, their initials
     explanation_words: frozenset[str]  # from bracketed explanations
+    max_length: int  # the longest alternative (no spaces)
+    date: _Date | None = None
 
 
 _BRACKET_TEXT = re.compile(r"^[^\(\[]*|[\)\]][^\(\[]*")
@@ -162,6 +255,9 @@ _DIGITS = re.compile(r"\d+")
 _SURNAME_PARTICLES = frozenset(
     ["da", "de", "del", "della", "der", "di", "dos", "du", "la", "le", "van", "von", "y", "ten", "ter", "zu"]
 )  # kept with the surname: "da Vinci", "van Gogh"
+#: generational suffixes: never a surname, may be left out ("Martin Luther King Jr." — "King")
+_NAME_SUFFIXES = frozenset(["jr", "jr.", "sr", "sr.", "jnr", "snr", "junior", "senior", "hijo", "padre", "jun", "sen"])
+_ROMAN_WORD = re.compile(r"^[IVXLCDM]+\.?$")
 _FILLERS = frozenset(
     [
         "in",
@@ -174,6 +270,7 @@ _FILLERS = frozenset(
         "around",
         "circa",
         "approximately",
+        "roughly",
         "ca",
         "c",
         "en",
@@ -195,11 +292,7 @@ _FILLERS = frozenset(
         "umbes",
         "ligikaudu",
         "u",
-        "ad",
-        "ce",
-        "dc",
-        "d",
-        "pkr",
+        "ca",
     ]
 )
 _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
@@ -207,7 +300,7 @@ _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "km": ("km", "kilometre", "kilometres", "kilometer", "kilometers", "kilometro", "kilometros", "kilomeetrit"),
     "kg": ("kg", "kilo", "kilos", "kilogram", "kilograms", "kilogramo", "kilogramos", "kilogrammi"),
     "years": ("year", "years", "yr", "yrs", "ano", "anos", "año", "años", "aasta", "aastat"),
-    "%": ("percent", "per", "cent", "por", "ciento", "protsenti", "protsent"),
+    "%": ("%", "percent", "per", "cent", "por", "ciento", "protsenti", "protsent"),
     "c": ("c", "degrees", "degree", "celsius", "grados", "kraadi", "°c"),
 }
 _LINK_WORDS = {
@@ -216,9 +309,78 @@ _LINK_WORDS = {
     "et": frozenset({"ja"}),
 }
 _ALIAS_INDEX = {alias: key for key, aliases in _UNIT_ALIASES.items() for alias in aliases}
-
+#: one-letter words that are words, not identities (unless they end the answer: "Vitamin A")
+_LETTER_WORDS = {"en": frozenset("a"), "es": frozenset("yoeua"), "et": frozenset()}
+#: direction and contrast words: a typo never turns one into another ("South Korea" is not "North Korea")
+CONTRAST_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        [
+            "north",
+            "south",
+            "east",
+            "west",
+            "northern",
+            "southern",
+            "eastern",
+            "western",
+            "upper",
+            "lower",
+            "new",
+            "old",
+            "great",
+            "little",
+            "greater",
+            "lesser",
+            "high",
+            "low",
+            "big",
+            "small",
+            "left",
+            "right",
+            "major",
+            "minor",
+            "senior",
+            "junior",
+            "inner",
+            "outer",
+        ]
+    ),
+    "es": frozenset(
+        [
+            "norte",
+            "sur",
+            "este",
+            "oeste",
+            "septentrional",
+            "meridional",
+            "oriental",
+            "occidental",
+            "alto",
+            "alta",
+            "bajo",
+            "baja",
+            "nuevo",
+            "nueva",
+            "viejo",
+            "vieja",
+            "gran",
+            "grande",
+            "pequeno",
+            "pequena",
+            "mayor",
+            "menor",
+            "superior",
+            "inferior",
+        ]
+    ),
+    "et": frozenset(
+        ["põhja", "lõuna", "ida", "lääne", "ülem", "alam", "suur", "väike", "uus", "vana", "ülemine", "alumine"]
+    ),
+}
 
 _NOT_LETTERS = re.compile(r"[\W\d_]+")
+_INITIALS = re.compile(r"^(?:[^\W\d_]\.\s*)+")
+_VOWELS = frozenset("aeiouyáéíóúüõäöàèìòùâêîôû")
 
 
 def _is_capitals_word(word: str) -> bool:
@@ -227,18 +389,53 @@ def _is_capitals_word(word: str) -> bool:
     return len(letters) >= 2 and letters.isupper()
 
 
+def _marks_capitals(word: str) -> bool:
+    """A capitals word that marks the required part: three letters or more with a vowel, not a Roman numeral.
+    Ordinary capitalised tokens (``DC``, ``US``, ``CF``, ``BBC``, ``II``) are not such marks."""
+    letters = _NOT_LETTERS.sub("", word)
+    return (
+        len(letters) >= 3
+        and letters.isupper()
+        and not _ROMAN_WORD.match(letters)
+        and not _VOWELS.isdisjoint(letters.lower())
+    )
+
+
 def _capitals_part(core: str) -> str | None:
-    """The words printed in capitals when the answer mixes capitals and lower case, else ``None``."""
+    """The words printed in capitals when the answer mixes capitals and lower case, else ``None``.
+
+    Only capitals that mark a part count (see :func:`_marks_capitals`); two-letter capitals (``DA VINCI``) and a
+    Roman numeral after a capitals word (``ELIZABETH II``) then belong to the part."""
     if core == core.upper():
         return None
-    words = [w for w in core.split() if _is_capitals_word(w)]
-    return " ".join(words) if words else None
+    words = core.split()
+    if not any(_marks_capitals(w) for w in words):
+        return None
+    picked = [w for w in words if _is_capitals_word(w) and not _ROMAN_WORD.match(_NOT_LETTERS.sub("", w) or "-")]
+    out = []
+    for i, w in enumerate(words):
+        if w in picked or (
+            _ROMAN_WORD.match(w.rstrip(".,")) and i and _is_capitals_word(words[i - 1]) and words[i - 1] in picked
+        ):
+            out.append(w)
+    return " ".join(out) if out else None
+
+
+def _name_words(name: str) -> tuple[list[str], list[str]]:
+    """A name's words without generational suffixes and regnal numbers, and those suffixes."""
+    words = name.split()
+    suffixes: list[str] = []
+    while len(words) > 1 and (words[-1].lower().rstrip(".,") in _NAME_SUFFIXES or _ROMAN_WORD.match(words[-1])):
+        suffixes.insert(0, words.pop())
+    if words and words[-1].endswith(","):
+        words[-1] = words[-1][:-1]
+    return words, suffixes
 
 
 def _surnames(name: str, language: str) -> list[str]:
-    words = name.split()
-    if len(words) < 2:
-        return []
+    words, suffixes = _name_words(name)
+    if len(words) < 2 or any(_ROMAN_WORD.match(s) for s in suffixes):
+        return []  # one name, or a regnal number ("Elizabeth II"): there is no surname to give alone
     out: list[str] = []
     # the family name is the last word, with its particles ("da Vinci", "van Beethoven")
     start = len(words) - 1
@@ -246,6 +443,8 @@ def _surnames(name: str, language: str) -> list[str]:
         start -= 1
     out.append(" ".join(words[start:]))
     out.append(words[-1])
+    if suffixes:
+        out.append(" ".join([words[-1], *suffixes]))
     if language == "es" and len(words) >= 3:
         # Spanish: two surnames; the first one alone, or both ("García Márquez", "García")
         first = 1
@@ -267,25 +466,71 @@ def _unit_tokens(unit: str, language: str, rules: HouseRules) -> frozenset[str]:
 
 def _norm(text: str, language: str, rules: HouseRules) -> Normal:
     if rules is DEFAULT_RULES:
-        return _normalise(text, language, True, True, True)
-    return _normalise(
-        text,
-        "en" if rules.accents == "ignore" else language,
-        rules.articles,
-        rules.number_words,
-        rules.accents != "strict",
-    )
+        return _normalise(text, language, True, True, "language")
+    return _normalise(text, language, rules.articles, rules.number_words, rules.accents)
 
 
-def _number_spec(text: str, language: str, rules: HouseRules) -> tuple[float, str] | None:
-    """``(value, unit)`` when the printed answer is a number, possibly followed by a unit of a few words."""
-    normal = _norm(strip_brackets(text), language, rules)
-    if not normal.tokens or len(normal.tokens) > 3:
+def _is_number_token(token: str) -> bool:
+    return token[:1].isdigit() or (token[:1] == "-" and token[1:2].isdigit())
+
+
+def _identity(tokens: Sequence[str], language: str) -> tuple[str, ...]:
+    """What no typo may change: numbers (also Roman numerals and ordinals, already digits), one-letter words
+    (``Vitamin A``), the era ``bc`` and signs (``C++``, ``-cos``)."""
+    out: list[str] | None = None
+    last = len(tokens) - 1
+    for i, token in enumerate(tokens):
+        if len(token) == 1:
+            if token.isalpha() and i != last and token in _LETTER_WORDS.get(language, ()):
+                continue
+            item = token
+        elif token.isalpha():
+            if token != "bc":
+                continue
+            item = token
+        elif any(c.isdigit() for c in token):
+            item = token
+        elif not SYMBOLS.isdisjoint(token):
+            item = "".join(c for c in token if c in SYMBOLS)
+        else:
+            continue
+        if out is None:
+            out = [item]
+        else:
+            out.append(item)
+    if out is None:
+        return ()
+    if len(out) > 1:
+        out.sort()
+    return tuple(out)
+
+
+def _contrast(tokens: Sequence[str], language: str) -> frozenset[str]:
+    words = CONTRAST_WORDS.get(language)
+    if not words or words.isdisjoint(tokens):
+        return frozenset()
+    return frozenset(t for t in tokens if t in words)
+
+
+_ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{2})(?:-(\d{2}))?\s*$")
+
+
+def _number_spec(text: str, language: str, rules: HouseRules) -> tuple[float, str, str] | None:
+    """``(value, unit, era)`` when the printed answer is a number, possibly followed by a unit of a few words."""
+    if _ISO_DATE.match(text):
         return None
-    value = parse_number(normal.tokens[0])
+    normal = _norm(strip_brackets(text), language, rules)
+    tokens = list(normal.tokens)
+    era = ""
+    if "bc" in tokens[1:]:
+        era = "bc"
+        tokens.remove("bc")
+    if not tokens or len(tokens) > 3:
+        return None
+    value = parse_number(tokens[0])
     if value is None:
         return None
-    return value, " ".join(normal.tokens[1:])
+    return value, " ".join(tokens[1:]), era
 
 
 class _Builder:
@@ -306,19 +551,40 @@ class _Builder:
         return index
 
     def add(self, text: str, kind: str, target: int) -> None:
-        compact = _norm(text, self.language, self.rules).compact
-        if compact:
-            self.alts.append(_Alt(compact, text.strip(), kind, target, "".join(_DIGITS.findall(compact))))
+        normal = _norm(text, self.language, self.rules)
+        if normal.compact:
+            self.alts.append(
+                _Alt(
+                    normal.compact,
+                    text.strip(),
+                    kind,
+                    target,
+                    _identity(normal.tokens, self.language),
+                    _contrast(normal.tokens, self.language),
+                    normal.applied,
+                    len(normal.tokens),
+                )
+            )
 
-    def add_printed(self, printed: str, target: int, *, person: bool, first_kind: str = "answer") -> None:
+    def add_printed(
+        self, printed: str, target: int, *, person: bool, first_kind: str = "answer", split: bool = True
+    ) -> None:
         """Alternatives of an answer as printed: capitals part, full text, explanation, surname."""
-        for n, raw in enumerate(_ALT_SPLIT.split(printed)):
+        for n, raw in enumerate(_ALT_SPLIT.split(printed) if split else [printed]):
             raw = raw.strip()
             if not raw:
                 continue
             core = strip_brackets(raw)
             kind = first_kind if n == 0 else "accepted"
             capitals = _capitals_part(core)
+            initials_match = _INITIALS.match(core)
+            if initials_match and not capitals and initials_match.end() < len(core):
+                # printed initials are first names: "J. R. R. TOLKIEN" accepts "Tolkien"
+                rest = core[initials_match.end() :]
+                self.add(rest, "surname", target)
+                letters = [c.lower() for c in initials_match.group(0) if c.isalpha()]
+                self.optional_words.update(letters)
+                self.optional_words.add("".join(letters))
             if capitals:
                 self.add(capitals, kind, target)
                 self.add(core, "full", target)
@@ -330,22 +596,33 @@ class _Builder:
             if capitals or person:
                 # words outside the capitals (or a person's first names) may be given or left out, also as initials
                 required = set(_norm(capitals, self.language, self.rules).tokens) if capitals else set()
-                optional = [t for t in _norm(core, self.language, self.rules).tokens if t not in required]
-                if not capitals:
-                    optional = optional[:-1]
-                self.optional_words.update(optional)
-                self.optional_words.update(t[0] for t in optional if t[0].isalpha())
+                words, suffixes = _name_words(core) if person and not capitals else (core.split(), [])
+                if person and not capitals and any(_ROMAN_WORD.match(s) for s in suffixes):
+                    words, suffixes = core.split(), []  # "Elizabeth II": nothing is optional
+                else:
+                    tokens = _norm(" ".join(words), self.language, self.rules).tokens
+                    optional = [t for t in tokens if t not in required]
+                    if not capitals:
+                        optional = optional[:-1]
+                    optional += list(_norm(" ".join(suffixes), self.language, self.rules).tokens) if suffixes else []
+                    self.optional_words.update(optional)
+                    initials = [t[0] for t in optional if t[0].isalpha()]
+                    self.optional_words.update(initials)
+                    for i in range(len(initials)):  # "A. H." is read as "ah"
+                        for j in range(i + 2, len(initials) + 1):
+                            self.optional_words.add("".join(initials[i:j]))
             if person and self.rules.surname_alone:
                 for surname in _surnames(core, self.language):
                     self.add(surname, "surname", target)
 
-    def build(self, number: _Number | None = None) -> _Compiled:
+    def build(self, number: _Number | None = None, date: _Date | None = None) -> _Compiled:
         exact: dict[str, _Alt] = {}
         for alt in self.alts:
             previous = exact.get(alt.compact)
             # a text that names a correct target and a wrong one is ambiguous: keep the wrong one (never accept)
             if previous is None or (previous.target in self.correct and alt.target not in self.correct):
                 exact[alt.compact] = alt
+        link = _LINK_WORDS.get(self.language, frozenset())
         return _Compiled(
             tuple(self.alts),
             exact,
@@ -354,13 +631,23 @@ class _Builder:
             number,
             self.language,
             self.rules,
-            frozenset(self.optional_words) | _LINK_WORDS.get(self.language, frozenset())
-            if self.optional_words
-            else frozenset(),
-            frozenset(self.explanation_words) | _LINK_WORDS.get(self.language, frozenset())
-            if self.explanation_words
-            else frozenset(),
+            frozenset(self.optional_words) | link if self.optional_words else frozenset(),
+            frozenset(self.explanation_words) | link if self.explanation_words else frozenset(),
+            max((len(a.compact) for a in self.alts), default=0),
+            date,
         )
+
+
+_DATE_WORDS = ("date", "day", "fecha", "dia", "día", "kuupäev", "kuupäeval", "päev", "päeval")
+
+
+def _date_spec(text: str, prompt: str = "") -> _Date | None:
+    match = _ISO_DATE.match(strip_brackets(text))
+    if not match:
+        return None
+    year, month, day = match.groups()
+    words = set(re.findall(r"\w+", prompt.casefold()))
+    return _Date(int(year), int(month), int(day) if day else None, bool(words.intersection(_DATE_WORDS)))
 
 
 @lru_cache(maxsize=8192)
@@ -374,11 +661,13 @@ def _compile_text(
     for text in rejected:
         builder.add(strip_brackets(text), "rejected", builder.target(strip_brackets(text), False))
     number = None
+    date = None
     if accepted:
         spec = _number_spec(accepted[0], language, rules)
         if spec is not None:
-            number = _Number(spec[0], 0.0, 0.0, _unit_tokens(spec[1], language, rules))
-    return builder.build(number)
+            number = _Number(spec[0], 0.0, 0.0, _unit_tokens(spec[1], language, rules), spec[2])
+        date = _date_spec(accepted[0])
+    return builder.build(number, date)
 
 
 def answer_keys(printed: str, language: str = "en") -> frozenset[str]:
@@ -411,12 +700,16 @@ def _compile_question(key: tuple[Any, ...], language: str, rules: HouseRules) ->
     )
     builder = _Builder(language, rules)
     number = None
+    date = None
     if kind == "list":
         for item in items:
             builder.add_printed(item, builder.target(strip_brackets(item.split(" / ")[0]), True), person=person)
     elif kind in ("choice", "higher"):
+        # an option is one text: " / " inside it is not a list of alternatives ("Sweden / Finland")
         for i, option in enumerate(options):
-            builder.add_printed(option, builder.target(option, i == correct), person=False, first_kind="option")
+            builder.add_printed(
+                option, builder.target(option, i == correct), person=False, first_kind="option", split=False
+            )
         if correct is not None:
             for text in accepted:
                 builder.add_printed(text, correct, person=person, first_kind="accepted")
@@ -437,10 +730,11 @@ def _compile_question(key: tuple[Any, ...], language: str, rules: HouseRules) ->
             spec = _number_spec(answer, language, rules)
             if spec is not None:
                 units = _unit_tokens(spec[1], language, rules) | prompt_words
-                number = _Number(spec[0], float(tolerance or 0.0), float(tolerance_pct or 0.0), units)
+                number = _Number(spec[0], float(tolerance or 0.0), float(tolerance_pct or 0.0), units, spec[2])
+            date = _date_spec(answer, prompt)
     for text in rejected:
         builder.add(strip_brackets(text), "rejected", builder.target(strip_brackets(text), False))
-    return builder.build(number)
+    return builder.build(number, date)
 
 
 # --- matching -----------------------------------------------------------------------------------------------
@@ -458,6 +752,36 @@ def _describe_alt(alt: _Alt, compiled: _Compiled) -> str:
     return f'"{alt.label}"'
 
 
+_KIND_CODES = {
+    "surname": "surname",
+    "full": "full_answer",
+    "explanation": "explanation",
+    "accepted": "alternative",
+}
+_STEP_CODES = (("abbreviation", "abbreviation"), ("number_words", "spoken_number"), ("numeral", "numeral"))
+_STEP_WORDS = {
+    "abbreviation": "an abbreviation",
+    "numeral": "a Roman numeral or ordinal",
+    "number_words": "a number in words",
+    "era": "the era",
+}
+
+
+def _match_code(alt: _Alt, given: Normal, compiled: _Compiled, exact: bool) -> tuple[str, str]:
+    """The code of an exact match and the note for the reason."""
+    steps = given.applied | alt.applied if not exact else given.applied ^ alt.applied
+    for side in (given.applied & steps, steps):  # what the player's answer needed first
+        for step, step_code in _STEP_CODES:
+            if step in side:
+                return step_code, f" ({_STEP_WORDS[step]})"
+    code = _KIND_CODES.get(alt.kind)
+    if code:
+        return code, ""
+    if alt.kind == "answer" and alt.label != compiled.target_labels[alt.target]:
+        return "capitals_part", ""
+    return ("exact" if exact else "normalised"), ""
+
+
 def _distinct_letter_note(given: str, alt: _Alt, compiled: _Compiled) -> str:
     letters = DISTINCT_LETTERS.get(compiled.language, frozenset())
     if compiled.rules.accents == "language" and letters and (set(given) ^ set(alt.compact)) & letters:
@@ -470,126 +794,435 @@ def _distinct_letter_note(given: str, alt: _Alt, compiled: _Compiled) -> str:
 def _match(compiled: _Compiled, given: Normal, given_text: str) -> Verdict:
     g = given.compact
     if not g:
-        return Verdict(False, "no answer was given", "empty")
+        return _verdict(False, "no answer was given", "empty", "empty")
     alt = compiled.exact.get(g)
     if alt is not None:
         if alt.target in compiled.correct_targets:
             exact = given_text.strip().casefold() == alt.label.casefold()
             method = "exact" if exact else "normalised"
+            code, note = _match_code(alt, given, compiled, exact)
             how = "" if exact else " after normalising case, accents, punctuation, spacing, articles and numbers"
-            return Verdict(True, f"matches {_describe_alt(alt, compiled)}{how}", method, alt.label, alt.kind)
+            return _verdict(
+                True,
+                f"matches {_describe_alt(alt, compiled)}{how}{note}",
+                method,
+                code,
+                matched=alt.label,
+                alternative=alt.kind,
+                params={"matched": alt.label},
+            )
         shown = given_text.strip()
         what = f'"{shown}" is' if shown.casefold() == alt.label.casefold() else f'"{shown}" is "{alt.label}",'
-        return Verdict(False, f"{what} a different answer", "rejected", alt.label)
+        return _verdict(
+            False,
+            f"{what} a different answer",
+            "rejected",
+            "rejected_answer",
+            matched=alt.label,
+            params={"answer": alt.label},
+        )
+    head: str | None = None
     if (compiled.optional_words or compiled.explanation_words) and len(given.tokens) > 1:
-        alt = _match_with_printed_words(compiled, given.tokens)
+        alt, head = _match_with_printed_words(compiled, given.tokens)
         if alt is not None:
-            return Verdict(
+            return _verdict(
                 True,
                 f"matches {_describe_alt(alt, compiled)}; the other words are from the printed answer",
                 "normalised",
-                alt.label,
-                alt.kind,
+                "printed_words",
+                matched=alt.label,
+                alternative=alt.kind,
+                params={"matched": alt.label},
             )
     if compiled.number is not None:
         verdict = _match_number(compiled, compiled.number, given, given_text)
         if verdict is not None:
             return verdict
-    return _match_typo(compiled, g, given_text)
+    if compiled.date is not None:
+        verdict = _match_date(compiled, compiled.date, given, given_text)
+        if verdict is not None:
+            return verdict
+    if compiled.rules.word_forms:
+        verdict = _match_word_form(compiled, g, given_text)
+        if verdict is not None:
+            return verdict
+    verdict = _match_typo(compiled, given, g, given_text)
+    if not verdict.correct and head and head != g and verdict.code in ("no_match", "too_many_edits"):
+        # the answer with the printed words it may leave out ("A. H. Tamsaare"): a typo in what remains
+        alt_verdict = _match_typo(compiled, _norm(head, compiled.language, compiled.rules), head, given_text)
+        if alt_verdict.correct:
+            return alt_verdict
+    return verdict
 
 
-def _match_with_printed_words(compiled: _Compiled, tokens: tuple[str, ...]) -> _Alt | None:
+def _match_with_printed_words(compiled: _Compiled, tokens: tuple[str, ...]) -> tuple[_Alt | None, str | None]:
     """The answer given with words of the printed answer around it: optional words (outside the capitals,
     first names, initials) anywhere in the answer part, explanation words only after it. So "Canberra, not
-    Sydney" is accepted for "CANBERRA (not Sydney)" but the hedge "Sydney, Canberra" is not."""
-    for split in range(len(tokens), 0, -1):
-        tail = tokens[split:]
-        if tail and not all(t in compiled.explanation_words for t in tail):
-            break
-        head = [t for t in tokens[:split] if t not in compiled.optional_words]
-        if not head or (not tail and len(head) == split):
+    Sydney" is accepted for "CANBERRA (not Sydney)" but the hedge "Sydney, Canberra" is not.
+
+    Linear in the answer: the explanation words can only be a tail, and the answer part is never longer than
+    the longest alternative. Also returns the answer part without optional words (for a typo check)."""
+    n = len(tokens)
+    optional = compiled.optional_words
+    explanation = compiled.explanation_words
+    start = n  # the tail tokens[start:] is all explanation words
+    while start > 1 and tokens[start - 1] in explanation:
+        start -= 1
+    limit = compiled.max_length
+    kept: list[str] = []
+    length = 0
+    splits: list[tuple[int, str, int]] = []  # (split, head, how many head tokens were kept)
+    for i in range(n):
+        token = tokens[i]
+        if token not in optional:
+            kept.append(token)
+            length += len(token)
+            if length > limit:
+                break
+        if i + 1 >= start:
+            splits.append((i + 1, "".join(kept), len(kept)))
+    whole = splits[-1][1] if splits and splits[-1][0] == n else None
+    for split, head, count in reversed(splits):
+        if not head or (split == n and count == split):
             continue  # nothing was left out: the exact lookup already failed
-        alt = compiled.exact.get("".join(head))
+        alt = compiled.exact.get(head)
         if alt is not None and alt.target in compiled.correct_targets:
-            return alt
+            return alt, None
+    return None, whole
+
+
+def _word_form_base(compiled: _Compiled, g: str) -> tuple[_Alt, str] | None:
+    """An accepted alternative that ``g`` is a plural (en, es) or a case form (et, one-word answers) of."""
+    language = compiled.language
+    candidates: list[tuple[str, str]] = []
+    if language in ("en", "es"):
+        # the answer given in the plural ("Romans" for "Roman"), never a second s ("Pariss" is not "Paris")
+        for ending in ("es", "s"):
+            if g.endswith(ending) and len(g) - len(ending) >= 4 and not g.endswith("s" + ending):
+                candidates.append((g[: -len(ending)], f"-{ending}"))
+        # the answer given in the singular ("Maya" for "Mayas"), not for names in -is/-us/-ss (Paris, Venus)
+        if len(g) >= 4 and not g.endswith("s") and not g.endswith(("i", "u")):
+            candidates.extend((g + ending, f"-{ending}") for ending in ("s", "es"))
+    elif language == "et":
+        for size in range(min(5, len(g) - 4), 0, -1):
+            if g[-size:] in _ET_ENDINGS:
+                candidates.append((g[:-size], f"-{g[-size:]}"))
+    for base, ending in candidates:
+        if not base or base[-1:].isdigit() or (len(base) < 4 and language != "et"):
+            continue
+        alt = compiled.exact.get(base)
+        if alt is None or alt.target not in compiled.correct_targets or alt.identity:
+            continue
+        if language == "et" and alt.words != 1:
+            continue
+        if language != "et" and len(alt.compact) < 4:
+            continue
+        return alt, ending
     return None
 
 
-def _match_typo(compiled: _Compiled, g: str, given_text: str) -> Verdict:
+_ET_CASES = ("s", "st", "sse", "l", "lt", "le", "ga", "ks", "ni", "na", "ta", "t")
+_ET_ENDINGS = frozenset({*_ET_CASES, *(v + c for v in "aeiu" for c in _ET_CASES), *"aeiu"})
+
+
+def _match_word_form(compiled: _Compiled, g: str, given_text: str) -> Verdict | None:
+    found = _word_form_base(compiled, g)
+    if found is None:
+        return None
+    alt, ending = found
+    # a known wrong answer that is as close still wins
+    for other in compiled.alts:
+        if (
+            other.target not in compiled.correct_targets
+            and abs(len(other.compact) - len(g)) <= 1
+            and OSA.distance(g, other.compact, score_cutoff=1) <= 1
+        ):
+            return None
+    what = "a case ending" if compiled.language == "et" else "a plural"
+    return _verdict(
+        True,
+        f'"{given_text.strip()}" is "{alt.label}" with {what} ({ending}); word forms count as the same answer',
+        "normalised",
+        "word_form",
+        matched=alt.label,
+        alternative=alt.kind,
+        params={"matched": alt.label, "ending": ending},
+    )
+
+
+def _identity_difference(expected: tuple[str, ...], given: tuple[str, ...]) -> tuple[str, dict[str, Any]]:
+    """The code and parameters for answers that differ in what no typo may change."""
+    missing = [t for t in expected if t not in given]
+    extra = [t for t in given if t not in expected]
+    tokens = missing + extra
+    if "bc" in tokens:
+        return "era_mismatch", {
+            "expected": "BC" if "bc" in expected else "AD",
+            "given": "BC" if "bc" in given else "AD",
+        }
+    params = {"expected": " ".join(missing) or "(nothing)", "given": " ".join(extra) or "(nothing)"}
+    if any(_is_number_token(t) or any(c.isdigit() for c in t) for t in tokens):
+        return "numeral_mismatch", params
+    if any(not SYMBOLS.isdisjoint(t) for t in tokens):
+        return "symbol_mismatch", params
+    return "letter_mismatch", params
+
+
+_IDENTITY_WORDS = {
+    "numeral_mismatch": "a number or numeral",
+    "letter_mismatch": "a single letter",
+    "symbol_mismatch": "a sign or symbol",
+    "era_mismatch": "the era",
+}
+
+
+def _match_typo(compiled: _Compiled, given: Normal, g: str, given_text: str) -> Verdict:
     rules = compiled.rules
+    language = compiled.language
     best: _Alt | None = None
     best_d = 10**9
     tie = False
-    g_digits = "".join(_DIGITS.findall(g))
+    closest: tuple[_Alt, int] | None = None
+    blocked: tuple[_Alt, int, str] | None = None  # close, but a number/letter/sign/direction differs
+    g_identity: tuple[str, ...] | None = None
+    g_contrast = _contrast(given.tokens, language)
+    size = len(g)
     for alt in compiled.alts:
         if alt.target not in compiled.correct_targets:
             continue
         budget = rules.budget(len(alt.compact))
-        if budget == 0 or alt.digits != g_digits:
+        reach = max(budget, 3)
+        if abs(len(alt.compact) - size) > reach:
+            continue  # a length pre-filter: no distance for answers that cannot be close
+        d = OSA.distance(g, alt.compact, score_cutoff=reach)
+        if d > reach:
             continue
-        d = OSA.distance(g, alt.compact, score_cutoff=budget)
-        if d <= budget and (d < best_d or (d == best_d and best is not None and alt.target != best.target)):
+        if closest is None or d < closest[1]:
+            closest = (alt, d)
+        if g_identity is None:
+            g_identity = _identity(given.tokens, language)
+        if alt.identity != g_identity:
+            if blocked is None or d < blocked[1]:
+                blocked = (alt, d, "identity")
+            continue
+        if g_contrast and not g_contrast <= alt.contrast:
+            if blocked is None or d < blocked[1]:
+                blocked = (alt, d, "contrast")
+            continue
+        if budget == 0 or d > budget:
+            continue
+        if d < best_d or (d == best_d and best is not None and alt.target != best.target):
             tie = d == best_d and best is not None and alt.target != best.target
             best, best_d = alt, d
     given_shown = given_text.strip()
     if best is None:
-        closest = _closest(compiled, g)
+        if blocked is not None and (closest is None or blocked[1] <= closest[1]):
+            alt, d, why = blocked
+            if why == "contrast":
+                changed = sorted(g_contrast - alt.contrast)
+                return _verdict(
+                    False,
+                    f'"{given_shown}" names a different place or thing than "{alt.label}" ("{" ".join(changed)}"); '
+                    "a typo never changes a direction word",
+                    "wrong",
+                    "entity_changed",
+                    edits=d,
+                    params={"expected": alt.label, "word": " ".join(changed)},
+                )
+            code, params = _identity_difference(alt.identity, g_identity or ())
+            return _verdict(
+                False,
+                f'"{given_shown}" differs from "{alt.label}" in {_IDENTITY_WORDS[code]} '
+                f"({params['given']} for {params['expected']}); a typo never changes {_IDENTITY_WORDS[code]}",
+                "wrong",
+                code,
+                edits=d,
+                params={"answer": alt.label, **params},
+            )
         if closest is None:
-            return Verdict(False, f'"{given_shown}" does not match the answer', "wrong")
+            return _verdict(False, f'"{given_shown}" does not match the answer', "wrong", "no_match")
         alt, d = closest
         budget = rules.budget(len(alt.compact))
         note = _distinct_letter_note(g, alt, compiled)
-        if alt.digits != g_digits and d <= max(budget, 1):
-            why = "a typo never changes a number"
-        else:
-            why = f"the tolerance for {len(alt.compact)} letters is {budget}"
         plural = "edit" if d == 1 else "edits"
-        return Verdict(False, f'"{given_shown}" is {d} {plural} from "{alt.label}"{note}; {why}', "wrong", edits=d)
+        return _verdict(
+            False,
+            f'"{given_shown}" is {d} {plural} from "{alt.label}"{note}; the tolerance for {len(alt.compact)} '
+            f"letters is {budget}",
+            "wrong",
+            "too_many_edits",
+            edits=d,
+            params={"answer": alt.label, "edits": d, "letters": len(alt.compact), "tolerance": budget},
+        )
     if tie:
-        return Verdict(False, f'"{given_shown}" is as close to two different answers', "ambiguous", edits=best_d)
+        return _verdict(
+            False, f'"{given_shown}" is as close to two different answers', "ambiguous", "ambiguous", edits=best_d
+        )
     # never turn one answer into another: a known wrong answer at least as close wins
     for alt in compiled.alts:
-        if alt.target in compiled.correct_targets:
+        if alt.target in compiled.correct_targets or abs(len(alt.compact) - size) > best_d:
             continue
         if OSA.distance(g, alt.compact, score_cutoff=best_d) <= best_d:
-            return Verdict(
+            return _verdict(
                 False,
                 f'"{given_shown}" is at least as close to "{alt.label}", a different answer',
                 "rejected",
-                alt.label,
+                "rejected_answer",
+                matched=alt.label,
                 edits=best_d,
+                params={"answer": alt.label, "edits": best_d},
             )
     note = _distinct_letter_note(g, best, compiled)
     plural = "edit" if best_d == 1 else "edits"
-    return Verdict(
+    budget = rules.budget(len(best.compact))
+    return _verdict(
         True,
         f"typo tolerated: {best_d} {plural} from {_describe_alt(best, compiled)}{note}",
         "typo",
-        best.label,
-        best.kind,
+        "typo",
+        matched=best.label,
+        alternative=best.kind,
         edits=best_d,
+        params={"matched": best.label, "edits": best_d, "letters": len(best.compact), "tolerance": budget},
     )
 
 
-def _closest(compiled: _Compiled, g: str) -> tuple[_Alt, int] | None:
-    best: tuple[_Alt, int] | None = None
-    for alt in compiled.alts:
-        if alt.target not in compiled.correct_targets:
-            continue
-        d = OSA.distance(g, alt.compact, score_cutoff=3)
-        if d <= 3 and (best is None or d < best[1]):
-            best = (alt, d)
-    return best
+# --- numbers and dates --------------------------------------------------------------------------------------
+
+_MONTHS: dict[str, int] = {}
+for _names in (
+    "january february march april may june july august september october november december",
+    "jan feb mar apr may jun jul aug sep oct nov dec",
+    "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "ene feb mar abr may jun jul ago sept oct nov dic",
+    "jaanuar veebruar märts aprill mai juuni juuli august september oktoober november detsember",
+    "jaanuaril veebruaril märtsil aprillil mail juunil juulil augustil septembril oktoobril novembril detsembril",
+    "jaan veebr märts apr mai juuni juuli aug sept okt nov dets",
+):
+    for _n, _name in enumerate(_names.split(), start=1):
+        _MONTHS.setdefault(_name, _n)
+_MONTHS["setiembre"] = 9
+_MONTHS["sept"] = 9
+_DATE_FILLERS = frozenset(["of", "the", "on", "in", "de", "del", "el", "year", "ano", "aastal", "a", "aasta", "st"])
+_NUMERIC_DATE = re.compile(r"(?<!\d)(\d{1,4})[./-](\d{1,2})[./-](\d{1,4})(?!\d)")
+
+
+def _given_date(given: Normal, given_text: str) -> tuple[int | None, int | None, int | None] | None:
+    """(year, month, day) of a date in the answer ("20 de octubre de 1956", "July 20, 1969", "20.10.1956",
+    "1956-10-20"), else ``None``. Parts not given are ``None``."""
+    match = _NUMERIC_DATE.search(given_text)
+    if match:
+        a, b, c = (int(x) for x in match.groups())
+        if len(match.group(1)) == 4:
+            return a, b, c
+        if len(match.group(3)) == 4:
+            if b > 12 >= a:
+                return c, a, b  # m/d/yyyy
+            return c, b, a
+        return None
+    month = None
+    numbers: list[int] = []
+    for token in given.tokens:
+        if token in _MONTHS and month is None:
+            month = _MONTHS[token]
+        elif token.isdigit() and len(token) <= 4:
+            numbers.append(int(token))
+        elif token not in _DATE_FILLERS:
+            return None
+    if month is None or not numbers or len(numbers) > 2:
+        return None
+    day = next((n for n in numbers if 1 <= n <= 31 and len(numbers) == 2), None)
+    years = [n for n in numbers if n is not day] if day is not None else numbers
+    if len(numbers) == 2 and day is not None and len(years) == 2:
+        years = [numbers[1]] if numbers[0] == day else [numbers[0]]
+    year = years[0] if years else None
+    if len(numbers) == 1 and numbers[0] <= 31:
+        return None, month, numbers[0]
+    return year, month, day
+
+
+def _match_date(compiled: _Compiled, spec: _Date, given: Normal, given_text: str) -> Verdict | None:
+    asked = f"{spec.year:04d}" + (f"-{spec.month:02d}" if spec.month else "") + (f"-{spec.day:02d}" if spec.day else "")
+    tokens = [t for t in given.tokens if t not in _FILLERS]
+    if len(tokens) == 1 and tokens[0].isdigit() and not _NUMERIC_DATE.search(given_text):
+        if int(tokens[0]) != spec.year:
+            return _verdict(
+                False, f"the year {tokens[0]} is not {spec.year}", "wrong", "date_mismatch", params={"expected": asked}
+            )
+        if spec.full_date_asked and spec.day:
+            return _verdict(
+                False,
+                f"the question asks for the date ({asked}), not only the year",
+                "wrong",
+                "date_mismatch",
+                params={"expected": asked},
+            )
+        return _verdict(
+            True,
+            f"the year {spec.year} of {asked} is given",
+            "number",
+            "date_year_only",
+            matched=asked,
+            alternative="answer",
+            params={"expected": asked},
+        )
+    parts = _given_date(given, given_text)
+    if parts is None:
+        return None
+    year, month, day = parts
+    ok = (
+        year == spec.year
+        and (spec.month is None or month == spec.month)
+        and (spec.day is None or day in (spec.day, None))
+    )
+    if ok and spec.day and day is None and spec.full_date_asked:
+        ok = False
+    if ok:
+        return _verdict(
+            True,
+            f"the date is {asked}",
+            "number",
+            "date",
+            matched=asked,
+            alternative="answer",
+            params={"expected": asked},
+        )
+    return _verdict(False, f"the date given is not {asked}", "wrong", "date_mismatch", params={"expected": asked})
 
 
 def _match_number(compiled: _Compiled, spec: _Number, given: Normal, given_text: str) -> Verdict | None:
-    numbers = [(i, parse_number(t)) for i, t in enumerate(given.tokens)]
-    found = [(i, v) for i, v in numbers if v is not None]
+    tokens = list(given.tokens)
+    era = ""
+    if "bc" in tokens[1:]:
+        era = "bc"
+        tokens = [t for t in tokens if t != "bc"]
+    found = [(i, v) for i, t in enumerate(tokens) if (v := parse_number(t)) is not None]
+    shown = format_number(spec.value) + (" BC" if spec.era else "")
     if len(found) != 1:
+        if len(found) > 1 and spec.value.is_integer() and 1 <= spec.value <= 9999 and not spec.era:
+            parts = _given_date(given, given_text)
+            if parts is not None and parts[0] is not None and parts[1] is not None:
+                if parts[0] == int(spec.value):
+                    return _verdict(
+                        True,
+                        f"the date given contains the year {shown}",
+                        "number",
+                        "date_contains_year",
+                        matched=shown,
+                        alternative="answer",
+                        params={"expected": shown},
+                    )
+                return _verdict(
+                    False,
+                    f"the date given is in {parts[0]}, not {shown}",
+                    "wrong",
+                    "number_off",
+                    matched=shown,
+                    params={"expected": shown, "given": parts[0]},
+                )
         return None
     index, value = found[0]
-    assert value is not None
-    rest = [t for i, t in enumerate(given.tokens) if i != index]
+    rest = [t for i, t in enumerate(tokens) if i != index]
     unknown = [t for t in rest if t not in spec.unit_tokens and t not in _FILLERS]
     rules = compiled.rules
     tolerance = max(
@@ -599,28 +1232,54 @@ def _match_number(compiled: _Compiled, spec: _Number, given: Normal, given_text:
         abs(spec.value) * spec.tolerance_pct / 100.0,
     )
     off = abs(value - spec.value)
-    shown = format_number(spec.value)
     if unknown:
-        return Verdict(
+        return _verdict(
             False,
             f'the number {format_number(value)} is followed by "{" ".join(unknown)}", which is not the unit',
             "wrong",
-            shown,
+            "not_the_unit",
+            matched=shown,
+            params={"expected": shown, "words": " ".join(unknown)},
         )
-    if off <= 1e-9 * max(1.0, abs(spec.value)):
+    if era != spec.era:
+        return _verdict(
+            False,
+            f"{format_number(value)} {'BC' if era else 'AD'} is not {shown}: the era differs",
+            "wrong",
+            "era_mismatch",
+            matched=shown,
+            params={"expected": "BC" if spec.era else "AD", "given": "BC" if era else "AD"},
+        )
+    close = 1e-9 * max(1.0, abs(spec.value))
+    if off <= close:
         unit_note = " (unit ignored)" if spec.unit_tokens and not rest else ""
-        return Verdict(True, f"the number {shown} is exact{unit_note}", "number", shown, "answer")
-    if off <= tolerance + 1e-9 * max(1.0, abs(spec.value)):
-        return Verdict(
+        return _verdict(
+            True,
+            f"the number {shown} is exact{unit_note}",
+            "number",
+            "number_exact",
+            matched=shown,
+            alternative="answer",
+            params={"expected": shown},
+        )
+    if off <= tolerance + close:
+        return _verdict(
             True,
             f"{format_number(value)} is within the tolerance ±{format_number(tolerance)} of {shown}",
             "number",
-            shown,
-            "answer",
+            "number_within_tolerance",
+            matched=shown,
+            alternative="answer",
+            params={"expected": shown, "given": format_number(value), "tolerance": format_number(tolerance)},
         )
     tol = f"±{format_number(tolerance)}" if tolerance else "none: the number must be exact"
-    return Verdict(
-        False, f"{format_number(value)} is off by {format_number(off)} from {shown} (tolerance {tol})", "wrong", shown
+    return _verdict(
+        False,
+        f"{format_number(value)} is off by {format_number(off)} from {shown} (tolerance {tol})",
+        "wrong",
+        "number_off",
+        matched=shown,
+        params={"expected": shown, "given": format_number(value), "tolerance": format_number(tolerance)},
     )
 
 
@@ -650,8 +1309,12 @@ _TRUE_WORDS = frozenset(
     ]
 )
 _FALSE_WORDS = frozenset(["false", "f", "no", "n", "falso", "falsa", "fake", "mentira", "vale", "ei", "valesti"])
-_LIST_SPLIT = re.compile(r"\s*(?:[,;\n]|\s(?:and|y|e|ja|&)\s)\s*", re.IGNORECASE)
+_HARD_SPLIT = re.compile(r"\s*[,;\n]\s*")
+_SOFT_SPLIT = re.compile(r"\s(?:and|y|e|ja|&)\s", re.IGNORECASE)
 _LETTER = re.compile(r"^\s*\(?([a-zA-Z])\s*[).:]?\s*$")
+#: at most this many pieces of a list answer are joined back together to find an item ("Romeo y Julieta")
+_JOIN_WINDOW = 4
+_MAX_LIST_PIECES = 200
 
 
 def _option_letter(given: str, count: int) -> int | None:
@@ -669,29 +1332,77 @@ def _judge_truefalse(question: Question, given: str, language: str, rules: House
     elif word in _FALSE_WORDS:
         said = False
     else:
-        return Verdict(False, f'"{given.strip()}" is neither true nor false', "wrong")
+        return _verdict(False, f'"{given.strip()}" is neither true nor false', "wrong", "not_truefalse")
     truth = question.truth
     name = "true" if truth else "false"
     if said == truth:
-        return Verdict(True, f"the statement is {name}", "truefalse", name)
-    return Verdict(False, f"the statement is {name}", "wrong", name)
+        return _verdict(
+            True, f"the statement is {name}", "truefalse", "truefalse", matched=name, params={"truth": name}
+        )
+    return _verdict(False, f"the statement is {name}", "wrong", "wrong_statement", matched=name, params={"truth": name})
+
+
+def _list_pieces(given: str) -> list[str]:
+    """Split a list answer at commas, semicolons and new lines, and at "and"/"y"/"ja"/"&" (kept as pieces so
+    an item that contains the word can be joined back)."""
+    out: list[str] = []
+    for part in _HARD_SPLIT.split(given):
+        pieces = _SOFT_SPLIT.split(part)
+        out.extend(pieces)
+        out.append("\x00")  # a hard boundary: items never span a comma
+        if len(out) > _MAX_LIST_PIECES * 2:
+            break
+    return out
+
+
+def _item_target(compiled: _Compiled, verdict: Verdict) -> int | None:
+    return next(
+        (a.target for a in compiled.alts if a.label == verdict.matched and a.target in compiled.correct_targets),
+        None,
+    )
 
 
 def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compiled) -> Verdict:
-    entries = _LIST_SPLIT.split(given) if isinstance(given, str) else [str(g) for g in given]
     found: dict[int, str] = {}
     notes: list[str] = []
-    for entry in entries:
+
+    def judge_entry(entry: str) -> Verdict:
+        return _match(compiled, _norm(strip_brackets(entry), compiled.language, compiled.rules), entry)
+
+    entries: list[tuple[str, Verdict]] = []
+    if isinstance(given, str):
+        pieces = _list_pieces(given)
+        i = 0
+        limit = min(_MAX_LIST_PIECES, 4 * (question.count or len(question.items)) + 20)
+        while i < len(pieces) and len(entries) < limit:
+            if pieces[i] == "\x00" or not pieces[i].strip():
+                i += 1
+                continue
+            last = i
+            while last + 1 < len(pieces) and pieces[last + 1] != "\x00" and last + 1 - i < _JOIN_WINDOW:
+                last += 1
+            chosen: tuple[str, Verdict, int] | None = None
+            for j in range(last, i, -1):  # the longest run of pieces that is an item ("Romeo y Julieta")
+                text = _rejoin(pieces[i : j + 1], compiled.language)
+                if len(text) > 2 * compiled.max_length + 16:
+                    continue  # longer than any item could be, even with its printed words
+                verdict = judge_entry(text)
+                if verdict.correct:
+                    chosen = (text, verdict, j + 1)
+                    break
+            if chosen is None:
+                chosen = (pieces[i], judge_entry(pieces[i]), i + 1)
+            entries.append((chosen[0], chosen[1]))
+            i = chosen[2]
+    else:
+        entries = [(str(g), judge_entry(str(g))) for g in list(given)[:_MAX_LIST_PIECES]]
+    for entry, verdict in entries:
         if not entry.strip():
             continue
-        verdict = _match(compiled, _norm(entry, compiled.language, compiled.rules), entry)
         if not verdict.correct:
             notes.append(f'"{entry.strip()}": {verdict.reason}')
             continue
-        target = next(
-            (a.target for a in compiled.alts if a.label == verdict.matched and a.target in compiled.correct_targets),
-            None,
-        )
+        target = _item_target(compiled, verdict)
         if target is None:
             continue
         if target in found:
@@ -705,8 +1416,23 @@ def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compi
     if matched:
         summary += ": " + ", ".join(matched)
     if notes:
-        summary += "; " + "; ".join(notes)
-    return Verdict(missing == 0, summary, "list" if missing == 0 else "wrong", matched_items=matched, missing=missing)
+        summary += "; " + "; ".join(notes[:20])
+    return _verdict(
+        missing == 0,
+        summary,
+        "list" if missing == 0 else "wrong",
+        "list_complete" if missing == 0 else "list_incomplete",
+        matched_items=matched,
+        missing=missing,
+        params={"named": len(found), "needed": needed, "missing": missing},
+    )
+
+
+_JOIN_WORD = {"en": "and", "es": "y", "et": "ja"}
+
+
+def _rejoin(pieces: Sequence[str], language: str) -> str:
+    return f" {_JOIN_WORD.get(language, 'and')} ".join(pieces)
 
 
 def _judge_question(question: Question, given: Any, language: str, rules: HouseRules) -> Verdict:
@@ -727,17 +1453,26 @@ def _judge_question(question: Question, given: Any, language: str, rules: HouseR
         if index is not None:
             letter = OPTION_LETTERS[index] if 0 <= index < len(question.options) else "?"
             if index == question.correct:
-                return Verdict(
+                return _verdict(
                     True,
                     f"option {letter}) is the correct option",
                     "option",
-                    question.options[index],
                     "option",
+                    matched=question.options[index],
+                    alternative="option",
                     option=index,
+                    params={"option": letter},
                 )
             shown = question.options[index] if 0 <= index < len(question.options) else "no such option"
             right = OPTION_LETTERS[question.correct]
-            return Verdict(False, f"option {letter}) {shown} is wrong; the answer is {right})", "wrong", option=index)
+            return _verdict(
+                False,
+                f"option {letter}) {shown} is wrong; the answer is {right})",
+                "wrong",
+                "wrong_option",
+                option=index,
+                params={"option": letter, "correct": right},
+            )
     verdict = _match(compiled, _norm(strip_brackets(text), language, rules), text)
     if verdict.correct and question.kind in ("choice", "higher") and question.correct is not None:
         return Verdict(
@@ -748,6 +1483,8 @@ def _judge_question(question: Question, given: Any, language: str, rules: HouseR
             verdict.alternative,
             verdict.edits,
             option=question.correct,
+            code=verdict.code,
+            params=verdict.params,
         )
     return verdict
 

@@ -23,6 +23,20 @@ import websockets
 import mindtable
 from mindtable.core import Decision, Observation
 
+#: The shared test server is one client (127.0.0.1) doing the work of many players: its per-address budgets
+#: for creating rooms, REST calls and connections are raised. Tests of those limits start their own server.
+ONE_CLIENT_IS_MANY = {
+    "rooms_per_address": 10_000,
+    "room_creates_burst": 10_000,
+    "rest_burst": 10_000,
+    "rest_per_address_per_s": 10_000,
+    "room_misses_burst": 10_000,
+    "ws_connects_burst": 10_000,
+    "ws_connections_per_address": 10_000,
+    "ws_messages_burst": 10_000,
+    "ws_messages_per_address_per_s": 10_000,
+}
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -33,10 +47,20 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m mindtable.server`` on 127.0.0.1, started and stopped by the test."""
 
-    def __init__(self, db: str, *, rate: float = 20.0, cwd: Path | None = None) -> None:
+    def __init__(
+        self,
+        db: str,
+        *,
+        rate: float = 20.0,
+        cwd: Path | None = None,
+        limits: dict[str, float] | None = None,
+        trusted_proxies: str | None = None,
+    ) -> None:
         self.db = db
         self.rate = rate
         self.cwd = cwd
+        self.limits = dict(limits or {})
+        self.trusted_proxies = trusted_proxies
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path: Path | None = None
@@ -69,6 +93,8 @@ class ServerProcess:
                     "warning",
                     "--rate",
                     str(self.rate),
+                    *[arg for name, value in self.limits.items() for arg in ("--limit", f"{name}={value}")],
+                    *(["--trusted-proxies", self.trusted_proxies] if self.trusted_proxies else []),
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -114,8 +140,12 @@ class ServerProcess:
 def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     servers: list[ServerProcess] = []
 
-    def start(db: str | None = None, *, rate: float = 20.0) -> ServerProcess:
-        server = ServerProcess(db or str(tmp_path / "server.sqlite3"), rate=rate, cwd=tmp_path)
+    def start(
+        db: str | None = None, *, rate: float = 20.0, limits: dict[str, float] | None = None, **kwargs: Any
+    ) -> ServerProcess:
+        """A server of the test's own; ``limits`` default to :data:`ONE_CLIENT_IS_MANY` (``{}``: the defaults)."""
+        limits = ONE_CLIENT_IS_MANY if limits is None else limits
+        server = ServerProcess(db or str(tmp_path / "server.sqlite3"), rate=rate, cwd=tmp_path, limits=limits, **kwargs)
         servers.append(server)
         return server.start(tmp_path / f"server-{len(servers)}.log")
 
@@ -128,7 +158,9 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server shared by the tests of a module (default limits)."""
     folder = tmp_path_factory.mktemp("server")
-    process = ServerProcess(str(folder / "shared.sqlite3"), cwd=folder).start(folder / "server.log")
+    process = ServerProcess(str(folder / "shared.sqlite3"), cwd=folder, limits=ONE_CLIENT_IS_MANY).start(
+        folder / "server.log"
+    )
     yield process
     process.stop()
     assert "Traceback" not in process.log(), process.log()

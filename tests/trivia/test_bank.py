@@ -232,7 +232,7 @@ def test_large_banks_are_cached_and_an_edit_is_always_seen(monkeypatch: pytest.M
     path = write(tmp_path, text, "big.yaml")
     first = load_bank(path)
     cache = bank_cache_dir()
-    assert cache is not None and len(list(cache.glob("*.marshal"))) == 1
+    assert cache is not None and len(list(cache.glob("*.json"))) == 1
     assert load_bank(path).questions == first.questions
     assert load_bank(path).questions[5].origin.line == first.questions[5].origin.line == 17
     path.write_text(text.replace("answer: A5\n", "answer: CHANGED\n"), encoding="utf-8")
@@ -243,6 +243,30 @@ def test_large_banks_are_cached_and_an_edit_is_always_seen(monkeypatch: pytest.M
     monkeypatch.setenv("MINDTABLE_CACHE_DIR", "off")
     path.write_text(text, encoding="utf-8")
     assert bank_cache_dir() is None and len(load_bank(path).questions) == count
+
+
+def test_the_parse_cache_is_data_only_and_keyed_by_everything_it_depends_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import json
+
+    from mindtable.trivia import bank as bank_module
+
+    monkeypatch.setenv("MINDTABLE_CACHE_DIR", str(tmp_path / "cache"))
+    entry = "  - id: q{n}\n    question: Question number {n}, long enough to fill the file?\n    answer: A{n}\n"
+    text = "questions:\n" + "".join(entry.format(n=n) for n in range(bank_module.CACHE_MIN_BYTES // 60))
+    path = write(tmp_path, text, "big.yaml")
+    load_bank(path)
+    (cached,) = (tmp_path / "cache" / "banks").glob("*.json")
+    assert json.loads(cached.read_text(encoding="utf-8"))["questions"][0]["id"] == "q0"  # plain JSON, no code
+    # another Python or PyYAML version is another entry
+    monkeypatch.setattr(bank_module.yaml, "__version__", "0.0-test")
+    load_bank(path)
+    assert len(list((tmp_path / "cache" / "banks").glob("*.json"))) == 2
+    # a broken entry is ignored (the file is parsed again); nothing in an entry is ever executed
+    for entry_file in (tmp_path / "cache" / "banks").glob("*.json"):
+        entry_file.write_bytes(b"\x80not json")
+    assert len(load_bank(path).questions) == bank_module.CACHE_MIN_BYTES // 60
 
 
 def test_only_true_and_false_are_booleans(tmp_path: Path) -> None:

@@ -265,16 +265,63 @@ def test_mintaka_real_file(shared: Path, tmp_path: Path, language: str) -> None:
     else:
         assert first.prompt == "What is the fourth book in the Twilight series?"
     assert first.answer == "Breaking Dawn" and judge_answer(first, "breaking dawn").correct
-    assert [p.field for p in result.problems] == ["[297] id c5fafd00"]
+    assert [p.field for p in result.problems if p.field] == ["[297] id c5fafd00"]
     assert "mention" in result.problems[0].message
+    english = [p for p in result.problems if "English answer names" in p.message]
+    assert len(english) == (1 if language == "es" else 0)
     numbers = [q for q in questions if q.kind == "number"]
     assert numbers and all(q.value is not None for q in numbers)
     lists = [q for q in questions if q.kind == "list"]
-    assert lists and all(q.count == len(q.items) for q in lists)
+    assert lists and all(q.count == len(q.items) == len(set(q.items)) for q in lists)
+    # "how many" questions are numbers (Mintaka lists the things counted): all 35 of them
+    counting = [q for q in questions if q.extra["mintaka"]["complexityType"] == "count"]
+    assert len(counting) == 35 and all(q.kind == "number" for q in counting)
+    by_id = {q.id: q for q in questions}
+    bruce = next(q for q in counting if "Bruce Willis" in q.extra["mintaka"]["question"])
+    assert bruce.value == 117 and judge_answer(bruce, "117").correct
+    # dates: the ISO answer accepts the date written out in the question's language, and the year
+    born = next(q for q in questions if q.answer == "1956-10-20")
+    written = "20 de octubre de 1956" if language == "es" else "20 October 1956"
+    assert judge_answer(born, written).correct and judge_answer(born, "1956").correct
+    assert not judge_answer(born, written.replace("20", "21", 1)).correct
+    if language == "es":
+        assert by_id[first.id].note.startswith("The answers are Mintaka's English names")
     assert round_trip(tmp_path, questions, "mintaka", "m.json", language=language) == questions
     exported = json.loads(write_mintaka(questions).text)
     original = json.loads(path.read_text(encoding="utf-8"))
     assert exported == original  # the records come back exactly
+
+
+def test_mintaka_answers_are_one_answer_each_and_repeated_items_count_once() -> None:
+    records = [
+        {
+            "id": "a1",
+            "question": "Which two countries share the Torne river?",
+            "answer": {
+                "answerType": "entity",
+                "answer": [{"name": "Q1", "label": "Sweden / Finland"}],
+                "mention": None,
+            },
+            "complexityType": "generic",
+        },
+        {
+            "id": "a2",
+            "question": "Which bands did X play in?",
+            "answer": {
+                "answerType": "entity",
+                "answer": [{"label": "Alpha|Beta"}, {"label": "Gamma"}, {"label": "Gamma"}],
+                "mention": None,
+            },
+            "complexityType": "generic",
+        },
+    ]
+    result = read_mintaka(json.dumps(records))
+    torne, bands = result.questions
+    assert torne.kind == "text" and not judge_answer(torne, "Sweden").correct
+    assert judge_answer(torne, "Sweden / Finland").correct and judge_answer(torne, "Sweden Finland").correct
+    assert bands.kind == "list" and bands.items == ("Alpha/Beta", "Gamma") and bands.count == 2
+    assert not judge_answer(bands, "Alpha, Gamma").correct and judge_answer(bands, "Alpha Beta, Gamma").correct
+    assert [p.message for p in result.problems] == ["1 repeated answer item(s) named once"]
 
 
 def test_mintaka_writes_questions_from_other_sources() -> None:

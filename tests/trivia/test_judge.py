@@ -12,22 +12,27 @@ from hypothesis import strategies as st
 
 from mindtable.core.errors import InvalidOptions
 from mindtable.trivia import JUDGE_OPTIONS, HouseRules, Judge, Question, judge_answer
+from mindtable.trivia.judge import ACCEPT_CODES, REJECT_CODES
 
 CASES_FILE = Path(__file__).with_name("judge_cases.yaml")
+CASES_FILE_V2 = Path(__file__).with_name("judge_cases_v2.yaml")  # judge v2 (issue 10): numerals, eras, …
 
 
-def _cases() -> list[Any]:
-    data = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+def _cases(path: Path, prefix: str = "") -> list[Any]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
     out = []
     for language, rows in data.items():
         for n, row in enumerate(rows):
             accepted, answer, expected = str(row[0]), str(row[1]), row[2]
             options = dict(row[3]) if len(row) > 3 else {}
-            out.append(pytest.param(language, accepted, answer, expected, options, id=f"{language}-{n}-{answer}"))
+            name = f"{prefix}{language}-{n}-{answer}"
+            out.append(pytest.param(language, accepted, answer, expected, options, id=name))
     return out
 
 
-CASES = _cases()
+CASES_V1 = _cases(CASES_FILE)
+CASES_V2 = _cases(CASES_FILE_V2, "v2-")
+CASES = CASES_V1 + CASES_V2
 
 
 def test_table_is_large_and_covers_every_language_with_near_misses() -> None:
@@ -38,15 +43,33 @@ def test_table_is_large_and_covers_every_language_with_near_misses() -> None:
     assert len(rejected) >= 60
 
 
+def test_v2_table_covers_every_family_in_every_language() -> None:
+    per_language: dict[str, int] = {}
+    codes: dict[str, set[str]] = {}
+    for case in CASES_V2:
+        language, options = case.values[0], case.values[4]
+        per_language[language] = per_language.get(language, 0) + 1
+        if "code" in options:
+            codes.setdefault(language, set()).add(options["code"])
+    assert len(CASES_V2) >= 250 and min(per_language.values()) >= 60
+    for language in ("en", "es", "et"):
+        assert {"numeral_mismatch", "era_mismatch", "abbreviation", "spoken_number", "word_form"} <= codes[language]
+        assert {"date_contains_year", "date"} <= codes[language]
+
+
 @pytest.mark.parametrize(("language", "accepted", "answer", "expected", "options"), CASES)
 def test_judge_table(language: str, accepted: str, answer: str, expected: bool, options: dict[str, Any]) -> None:
     options = dict(options)
     method = options.pop("method", None)
+    code = options.pop("code", None)
     verdict = judge_answer(accepted, answer, language=language, **options)
     assert verdict.correct is expected, verdict.reason
     assert verdict.reason
+    assert verdict.code in (ACCEPT_CODES if verdict.correct else REJECT_CODES), verdict
     if method:
         assert verdict.method == method, verdict.reason
+    if code:
+        assert verdict.code == code, verdict.reason
 
 
 # --- reasons ---------------------------------------------------------------------------------------------
@@ -277,3 +300,138 @@ def test_an_answer_always_matches_itself(word: str) -> None:
     verdict = judge_answer(word, word, language="et")
     if verdict.method != "empty":
         assert verdict.correct, verdict.reason
+
+
+# --- judge v2: lists whose items contain "y" / "ja" / "and", reasons, robustness on long input ---------------
+
+
+def test_list_items_that_contain_the_connector_are_not_cut() -> None:
+    novels = q(
+        kind="list",
+        language="es",
+        items=(
+            "Cien años de soledad",
+            "El amor en los tiempos del cólera",
+            "Del amor y otros demonios",
+            "La mala hora",
+        ),
+        count=3,
+    )
+    verdict = judge_answer(novels, "Del amor y otros demonios, La mala hora y Cien años de soledad")
+    assert verdict.correct, verdict.reason
+    assert "Del amor y otros demonios" in verdict.matched_items
+    plays = q(kind="list", language="es", items=("Romeo y Julieta", "Hamlet", "Otelo"), count=2)
+    assert judge_answer(plays, "Romeo y Julieta y Hamlet").correct
+    assert judge_answer(plays, "Hamlet y Romeo y Julieta").matched_items == ("Romeo y Julieta", "Hamlet")
+    assert judge_answer(plays, "Romeo y Hamlet").missing == 1
+    books = q(kind="list", language="et", items=("Tõde ja õigus", "Kalevipoeg", "Rehepapp"), count=2)
+    assert judge_answer(books, "Tõde ja õigus ja Rehepapp").correct
+    styles = q(kind="list", items=("Rock and roll", "Jazz", "Blues"), count=2)
+    assert judge_answer(styles, "Rock & Roll and jazz").correct
+
+
+def test_reasons_are_structured() -> None:
+    verdict = judge_answer("Elizabeth II", "Elizabeth I")
+    assert verdict.code == "numeral_mismatch" and verdict.details == {
+        "answer": "Elizabeth II",
+        "expected": "2",
+        "given": "1",
+    }
+    verdict = judge_answer("44 BC", "44 AD")
+    assert verdict.code == "era_mismatch" and verdict.details["expected"] == "BC"
+    verdict = judge_answer("CANBERRA", "Canbera")
+    assert verdict.code == "typo" and verdict.details["edits"] == 1 and verdict.details["tolerance"] == 1
+    verdict = judge_answer(q(kind="list", items=("a1", "b2"), count=2), "a1")
+    assert verdict.code == "list_incomplete" and verdict.details["missing"] == 1
+    assert judge_answer(q(kind="truefalse", answer="true"), "maybe").code == "not_truefalse"
+
+
+def test_options_are_one_text_each() -> None:
+    question = q(kind="choice", options=("Sweden / Finland", "Sweden", "Norway"), correct=0)
+    assert not judge_answer(question, "Finland").correct
+    assert judge_answer(question, "Sweden / Finland").correct
+    assert not judge_answer(question, "Sweden").correct
+    ohm = q(kind="choice", options=("V = I / R", "V = I*R", "V = R / I"), correct=1)
+    assert judge_answer(ohm, "V = I*R").correct
+    assert not judge_answer(ohm, "V = I / R").correct
+
+
+def test_word_forms_house_rule_is_an_option() -> None:
+    defaults = {option.name: option.default for option in JUDGE_OPTIONS}
+    assert defaults["word_forms"] is True
+    assert judge_answer("TALLINN", "Tallinnas", language="et").correct
+    assert not judge_answer("TALLINN", "Tallinnas", language="et", word_forms=False).correct
+
+
+LONG_INPUTS = [
+    "7" * 4096,
+    "1," * 2048,
+    "1." * 2048,
+    "canberra " * 455,
+    "not sydney " * 372,
+    "Canberra " + "the capital of australia " * 170,
+    "a " * 2048,
+    "xiv " * 1024,
+    "-" * 4096,
+    " and ".join(["x"] * 800),
+    "twenty one " * 372,
+    "20 July 1969 " * 300,
+    "\ud800" * 4096,
+    "1º " * 1365,
+]
+
+
+@pytest.mark.parametrize("text", LONG_INPUTS, ids=range(len(LONG_INPUTS)))
+def test_a_4_kib_answer_is_judged(text: str) -> None:
+    text = text[:4096]
+    for accepted in ("CANBERRA (the capital of Australia, not Sydney)", "1969", "44 BC", "1956-10-20", "C++"):
+        verdict = judge_answer(accepted, text)
+        assert isinstance(verdict.correct, bool) and verdict.reason and verdict.code
+    plays = q(kind="list", language="es", items=("Romeo y Julieta", "Hamlet", "x"), count=2)
+    assert judge_answer(plays, text).code in ("list_complete", "list_incomplete")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    accepted=st.text(max_size=40),
+    answer=st.one_of(
+        st.text(max_size=60),
+        st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), max_size=20),
+        st.builds(
+            lambda d, n: d * n, st.sampled_from(["9", "1,", "x ", "the ", "bc ", "II ", "y "]), st.integers(0, 1400)
+        ),
+    ),
+    language=st.sampled_from(["en", "es", "et"]),
+    word_forms=st.booleans(),
+)
+def test_judging_never_raises_on_any_text(accepted: str, answer: str, language: str, word_forms: bool) -> None:
+    verdict = judge_answer(accepted, answer, language=language, word_forms=word_forms)
+    assert verdict.code in (ACCEPT_CODES if verdict.correct else REJECT_CODES)
+
+
+def test_no_shipped_question_contains_its_own_answer() -> None:
+    from mindtable.trivia import load_questions
+    from mindtable.trivia.text import normalise
+
+    for question in load_questions():
+        if question.kind != "text":
+            continue
+        answer = normalise(question.required_answer, question.language).key
+        prompt = f" {normalise(question.prompt, question.language).key} "
+        assert f" {answer} " not in prompt, question.id
+
+
+def test_shipped_bank_content_fixes() -> None:
+    from mindtable.trivia import load_questions
+
+    by_id = {q.id: q for q in load_questions()}
+    riigivanem = by_id["et-his-002"]
+    assert judge_answer(riigivanem, "Piip").correct and not judge_answer(riigivanem, "Päts").correct
+    novels = by_id["es-ent-001"]
+    assert novels.category == "arts" and by_id["es-his-002"].category == "arts"
+    assert judge_answer(novels, "Del amor y otros demonios, La mala hora y Cien años de soledad").correct
+    border = by_id["et-geo-007"]
+    assert "maismaapiir" in border.prompt and not judge_answer(border, "Läti ja Soome").correct
+    assert "total area" in by_id["en-geo-006"].prompt
+    tango = by_id["es-art-004"]
+    assert judge_answer(tango, "Argentina y Uruguay").correct and not judge_answer(tango, "Argentina").correct

@@ -52,6 +52,14 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
+def literal_answer(text: str) -> str:
+    """One answer as a bank prints it, without the separators that would make it several alternatives:
+    ``" / "`` and ``"|"`` become ``"/"`` and ``";"`` a comma, so "Sweden / Finland" stays one answer (the
+    judge then never accepts "Sweden" alone)."""
+    text = text.replace(" / ", "/").replace("|", "/").replace(";", ",")
+    return " ".join(text.split())
+
+
 def stable_position(text: str, n: int) -> int:
     """A position in ``range(n)`` that depends only on ``text`` (where the right option goes)."""
     return zlib.crc32(text.encode("utf-8")) % n if n > 0 else 0

@@ -2,8 +2,12 @@
 
 The question text comes from ``translations[language]`` (English is ``question``). Answers by ``answerType``:
 ``entity`` with one answer → ``text``; several → ``list`` (name them all); ``boolean`` → ``truefalse``;
-``numerical`` → ``number``; ``date`` → ``text`` (ISO date, the mention accepted too). Answer labels are
-English in v1.0 (v1.1 label dictionaries are read in the chosen language when present). The original record
+``numerical`` → ``number``; ``date`` → ``text`` (ISO date, which the judge reads as a date in any language;
+the mention accepted too). "How many" questions (``complexityType: count``) are ``number`` questions with
+``answerNum`` as the value, whatever the answer type (Mintaka lists the things counted). Items repeated in a
+record are named once. A label that contains " / " or "|" stays one answer. Answer labels are English in v1.0
+(v1.1 label dictionaries are read in the chosen language when present): in another language the questions say
+so in their ``note``, and one warning reports it. The original record
 parts that the model has no place for (entities, complexity type, QIDs) are kept in ``extra`` so an export
 gives the record back.
 """
@@ -13,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mindtable.trivia.formats.common import ExportResult, ImportResult, Source, clean, read_source
+from mindtable.trivia.formats.common import ExportResult, ImportResult, Source, clean, literal_answer, read_source
 from mindtable.trivia.model import Question, format_number
 
 
@@ -21,7 +25,10 @@ def _label(answer: Any, language: str) -> str:
     label = answer.get("label") if isinstance(answer, dict) else answer
     if isinstance(label, dict):
         label = label.get(language) or label.get("en") or next(iter(label.values()), "")
-    return clean(str(label)) if label is not None else ""
+    return literal_answer(clean(str(label))) if label is not None else ""
+
+
+ENGLISH_ANSWERS_NOTE = "The answers are Mintaka's English names; accept them in this language too."
 
 
 def read_mintaka(source: Source, *, language: str = "en") -> ImportResult:
@@ -36,6 +43,7 @@ def read_mintaka(source: Source, *, language: str = "en") -> ImportResult:
     if not isinstance(records, list):
         result.problem(file, 0, "expected a list of Mintaka records", "error")
         return result
+    english_labels = 0
     for n, record in enumerate(records):
         where = f"[{n}]"
         if not isinstance(record, dict) or "question" not in record or "answer" not in record:
@@ -62,7 +70,7 @@ def read_mintaka(source: Source, *, language: str = "en") -> ImportResult:
         }
         kind = answer.get("answerType")
         values = answer.get("answer")
-        mention = clean(str(answer.get("mention") or ""))
+        mention = literal_answer(clean(str(answer.get("mention") or "")))
         if values is None:
             if not mention:
                 result.problem(file, 0, "no answer and no mention: skipped", "error", where)
@@ -71,13 +79,30 @@ def read_mintaka(source: Source, *, language: str = "en") -> ImportResult:
             result.questions.append(Question(kind="text", answer=mention, **common).with_origin(file, 0))
             continue
         q: Question | None = None
-        if kind == "boolean" and len(values) == 1 and isinstance(values[0], bool):
+        count = answer.get("answerNum")
+        counting = record.get("complexityType") == "count" or str(record["question"]).lower().startswith("how many")
+        if counting and kind != "numerical" and isinstance(count, int) and not isinstance(count, bool):
+            q = Question(kind="number", value=float(count), **common)
+        elif kind == "boolean" and len(values) == 1 and isinstance(values[0], bool):
             q = Question(kind="truefalse", answer="true" if values[0] else "false", **common)
         elif kind == "numerical" and len(values) == 1 and isinstance(values[0], (int, float)):
             q = Question(kind="number", value=float(values[0]), **common)
         elif kind in ("entity", "date", "numerical") and values:
             labels = [_label(v, language) if kind == "entity" else str(v) for v in values]
             labels = [label for label in labels if label]
+            unique = list(dict.fromkeys(labels))
+            if len(unique) < len(labels):
+                result.problem(
+                    file, 0, f"{len(labels) - len(unique)} repeated answer item(s) named once", "warning", where
+                )
+                labels = unique
+            if (
+                kind == "entity"
+                and language != "en"
+                and not any(isinstance(v, dict) and isinstance(v.get("label"), dict) for v in values)
+            ):
+                english_labels += 1
+                common["note"] = ENGLISH_ANSWERS_NOTE
             if len(labels) == 1:
                 accepted = (mention,) if mention and mention.casefold() != labels[0].casefold() else ()
                 q = Question(kind="text", answer=labels[0], accepted=accepted, **common)
@@ -89,6 +114,14 @@ def read_mintaka(source: Source, *, language: str = "en") -> ImportResult:
             )
             continue
         result.questions.append(q.with_origin(file, 0))
+    if english_labels:
+        result.problem(
+            file,
+            0,
+            f"{english_labels} question(s) have English answer names (Mintaka v1.0 translates only the questions); "
+            f"their note says so",
+            "warning",
+        )
     return result
 
 

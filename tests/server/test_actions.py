@@ -1,0 +1,95 @@
+"""Issue 15, item 2 (server side): what is applied, stored and broadcast is one JSON value; a storage error
+never leaves an unsaved action in memory; a failing handler is logged, never swallowed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from mindtable.server import create_app
+from mindtable.server.rooms import Room, RoomManager, Settings
+from mindtable.server.storage import Storage, load_by_code
+
+
+class Recorder:
+    """Stands in for a connection: keeps what the room sends to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send_message(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
+async def _playing_room(manager: RoomManager) -> Room:
+    room, _, _ = await manager.create(
+        game_id="the-mind", players=2, options={}, bots={}, bot_params={}, name="Ana", seat=None, settings=Settings()
+    )
+    await manager.join(room.code, "Bo", None)
+    assert room.status == "playing"
+    return room
+
+
+def test_a_storage_error_takes_the_action_back(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        storage = Storage(f"sqlite:///{tmp_path / 'fail.sqlite3'}")
+        await asyncio.to_thread(storage.start)
+        manager = RoomManager(storage)
+        room = await _playing_room(manager)
+        before = room.match.snapshot()
+        real_append = storage.append
+
+        async def failing(*args: Any) -> None:
+            raise OSError("disk full")
+
+        storage.append = failing  # type: ignore[method-assign]
+        conn = Recorder()
+        await room.act(0, {"type": "ready"}, conn=conn, client_id="r1")  # type: ignore[arg-type]
+        assert conn.sent[-1]["kind"] == "rejected" and conn.sent[-1]["code"] == "storage_error"
+        assert room.match.snapshot() == before and room.match.actions == [] and room.steps == 0
+        storage.append = real_append  # type: ignore[method-assign]
+        await room.act(0, {"type": "ready", "note": "kept as sent"}, conn=conn, client_id="r2")  # type: ignore[arg-type]
+        assert conn.sent[-1]["kind"] == "accepted"
+        stored = await storage.run(lambda c: load_by_code(c, room.code))
+        assert stored is not None
+        # Memory, the database and the record hold the same action, byte for byte.
+        assert stored.actions == room.match.actions == room.match.record()["actions"]
+        json.dumps(room.match.record(), allow_nan=False).encode("utf-8")
+        await manager.shutdown()
+        await asyncio.to_thread(storage.stop)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+def test_a_failing_handler_is_logged_and_the_client_told(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    app = create_app(db_url=str(tmp_path / "handler.sqlite3"), static_dir=tmp_path)
+    with TestClient(app) as client:
+        created = client.post("/api/rooms", json={"game": "the-mind", "players": 2}).json()
+        client.post(f"/api/rooms/{created['code']}/join", json={"name": "Bo"})
+
+        async def broken(*_args: Any, **_kwargs: Any) -> None:
+            raise RuntimeError("a bug in the room")
+
+        original = Room.act
+        Room.act = broken  # type: ignore[method-assign]
+        try:
+            url = f"/ws/{created['code']}?token={created['token']}"
+            with caplog.at_level(logging.ERROR, logger="mindtable.server"), client.websocket_connect(url) as ws:
+                ws.send_json({"type": "hello", "last_seq": 0})
+                while ws.receive_json()["kind"] != "state":
+                    pass
+                ws.send_json({"type": "action", "id": "a", "action": {"type": "ready"}})
+                answer = ws.receive_json()
+                while answer["kind"] != "error":
+                    answer = ws.receive_json()
+                assert answer["code"] == "server_error"
+        finally:
+            Room.act = original  # type: ignore[method-assign]
+    assert any("WebSocket handler failed" in r.getMessage() and r.exc_info for r in caplog.records)
