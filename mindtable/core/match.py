@@ -405,6 +405,13 @@ def replay(record: Mapping[str, Any], *, verify: bool = True) -> Match:
     return match
 
 
+def pinned_part(match: Match) -> dict[str, Any]:
+    """What a record pins besides its actions (format, rules revision, content digest, start): a server stores
+    it when a match is created and adds the actions it logs to rebuild the full record."""
+    record = match.record()
+    return {key: record[key] for key in ("format", "rules", "content", "start")}
+
+
 def record_notices(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     """What differs between the rules and content a record was made with and the installed ones.
 

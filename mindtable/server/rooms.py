@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket
 from mindtable.core import Bot, Game, IllegalAction, InvalidOptions, Match, get_game, new_match, observe
 from mindtable.core.errors import ReplayMismatch
 from mindtable.core.events import Event
-from mindtable.core.match import replay
+from mindtable.core.match import pinned_part, record_notices, replay, start_of
 from mindtable.server import storage as db
 from mindtable.server.bot_params import validate_bot_params
 from mindtable.server.limits import AddressBook, Bucket, Limits
@@ -358,6 +358,8 @@ class Room:
         #: "ok", or "mismatch"/"broken" when the stored record does not replay (the room then refuses actions).
         self.integrity = "ok"
         self.integrity_message: str | None = None
+        #: What differs between the rules/content the room was made with and the installed ones (codes).
+        self.notices: list[dict[str, Any]] = []
         self.stored_result: dict[str, Any] | None = None
         #: Progress accounting: fingerprints of the positions reached, and per seat the actions in a row
         #: that only led back to a position seen before.
@@ -413,6 +415,7 @@ class Room:
             "rematch": self.rematch,
             "integrity": self.integrity,
             "integrity_message": self.integrity_message,
+            "notices": self.notices,
         }
 
     def _presence(self) -> dict[str, Any]:
@@ -933,8 +936,16 @@ class RoomManager:
             "options": options,
             "actions": item.actions,
         }
+        try:
+            # The start, rules revision and content the room was created with (none: a format-1 room).
+            record.update(json.loads(row["pinned"]) if row.get("pinned") else {"format": "mindtable-record/1"})
+        except ValueError:
+            integrity, message = "broken", "the stored start of the match is not valid JSON"
         if stored_result is not None:
             record["result"] = stored_result
+        notices = record_notices(record)
+        for notice in notices:
+            log.warning("room %s: %s %s", code, notice["code"], notice["params"])
         try:
             match = replay(record, verify=True)
         except ReplayMismatch as exc:
@@ -945,7 +956,10 @@ class RoomManager:
             integrity, message = "mismatch", "the room is stored as over but its record does not finish the match"
         if integrity != "ok":
             log.error("room %s: %s: %s (the stored record is left as it is)", code, integrity, message)
-            match = new_match(game.id, row["players"], row["seed"], options)
+            try:
+                match = start_of(record)
+            except Exception:
+                match = new_match(game.id, row["players"], row["seed"], options)
             for action in item.actions:
                 try:
                     match.apply(action)
@@ -971,6 +985,7 @@ class RoomManager:
         room.steps = len(match.actions) if integrity != "ok" else len(item.actions)
         room.stored_result = stored_result
         room.integrity, room.integrity_message = integrity, message
+        room.notices = notices
         for state in seats:
             if state.token_hash:
                 self.tokens[state.token_hash] = (room.code, state.index)
@@ -1220,6 +1235,7 @@ class RoomManager:
             "created_at": created_at,
             "creator": creator,
             "last_active": created_at,
+            "pinned": json.dumps(pinned_part(match)),
         }
 
         def insert(connection: Any) -> tuple[int, str]:

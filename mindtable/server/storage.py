@@ -49,6 +49,8 @@ rooms_table = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("creator", sa.String(64), nullable=True),
     sa.Column("last_active", sa.Float, nullable=True),
+    #: JSON: what the match's record pins (format, rules revision, content digest, starting snapshot).
+    sa.Column("pinned", sa.Text, nullable=True),
 )
 
 seats_table = sa.Table(

@@ -54,7 +54,10 @@ def test_a_storage_error_takes_the_action_back(tmp_path: Path) -> None:
         assert conn.sent[-1]["kind"] == "rejected" and conn.sent[-1]["code"] == "storage_error"
         assert room.match.snapshot() == before and room.match.actions == [] and room.steps == 0
         storage.append = real_append  # type: ignore[method-assign]
-        await room.act(0, {"type": "ready", "note": "kept as sent"}, conn=conn, client_id="r2")  # type: ignore[arg-type]
+        await room.act(0, {"type": "ready", "note": "not declared"}, conn=conn, client_id="r2")  # type: ignore[arg-type]
+        assert conn.sent[-1]["kind"] == "rejected" and conn.sent[-1]["code"] == "unknown_field"  # the engine's own
+        assert conn.sent[-1]["params"]["field"] == "note"
+        await room.act(0, {"type": "ready"}, conn=conn, client_id="r3")  # type: ignore[arg-type]
         assert conn.sent[-1]["kind"] == "accepted"
         stored = await storage.run(lambda c: load_by_code(c, room.code))
         assert stored is not None

@@ -386,3 +386,40 @@ def test_repeated_actions_without_progress_are_capped_per_seat(start_server, hel
     assert answers[11] == "no_progress", answers
     server.stop()
     assert "Traceback" not in server.log(), server.log()
+
+
+def test_a_room_restarts_from_its_pinned_start_and_reports_changed_rules(start_server, tmp_path, helpers) -> None:
+    """A restarted room replays from the start it stored (not from today's setup code); a record made under
+    another rules revision is reported in the room, never silently rewritten."""
+    db = str(tmp_path / "pinned.sqlite3")
+    first = start_server(db)
+
+    async def finish() -> str:
+        created = await helpers.create_room(
+            first.http,
+            bots={"0": "random-timing", "1": "random-timing"},
+            bot_params={"0": {"max_wait_ms": 20, "reaction_ms": 5, "ready_ms": 5}, "1": {"max_wait_ms": 20}},
+            options={"last_level": 2, "lives": 1},
+        )
+        watcher = await helpers.Client(first.ws, created["code"]).connect()
+        await watcher.next(helpers.kind("over"), timeout=30)
+        await watcher.close()
+        return str(created["code"])
+
+    code = asyncio.run(finish())
+    record = httpx.get(f"{first.http}/api/rooms/{code}/record", timeout=10).json()
+    first.stop()
+    assert record["format"] == "mindtable-record/2" and record["start"]["rng"]["algorithm"] == 2
+    with sqlite3.connect(db) as connection:
+        pinned = json.loads(connection.execute("SELECT pinned FROM rooms WHERE code = ?", (code,)).fetchone()[0])
+        assert pinned["start"] == record["start"]
+        pinned["rules"] = 1
+        connection.execute("UPDATE rooms SET pinned = ? WHERE code = ?", (json.dumps(pinned), code))
+    second = start_server(db)
+    room = assert_clean(httpx.get(f"{second.http}/api/rooms/{code}", timeout=10), 200)
+    assert room["integrity"] == "ok", room  # replayed from the pinned start to the stored result
+    assert [n["code"] for n in room["notices"]] == ["rules_changed"]
+    again = httpx.get(f"{second.http}/api/rooms/{code}/record", timeout=10).json()
+    assert again["actions"] == record["actions"] and again["result"] == record["result"]
+    second.stop()
+    assert "rules_changed" in second.log()
