@@ -135,6 +135,11 @@ class RoomOut(BaseModel):
         description="ok; mismatch or broken when the stored record does not replay as stored (the room is closed)"
     )
     integrity_message: str | None = Field(description="what did not replay, when integrity is not ok")
+    notices: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="codes with parameters: the room's record was made under other rules (rules_changed), "
+        "content (content_changed) or before records pinned their start (old_format)",
+    )
 
 
 class SeatGranted(BaseModel):
