@@ -197,9 +197,33 @@ class Verdict:
         return dict(self.params)
 
 
-def _verdict(correct: bool, reason: str, method: str, code: str, **kw: Any) -> Verdict:
-    params = kw.pop("params", {})
-    return Verdict(correct, reason, method, code=code, params=tuple(params.items()), **kw)
+def _verdict(
+    correct: bool,
+    reason: str,
+    method: str,
+    code: str,
+    *,
+    matched: str | None = None,
+    alternative: str | None = None,
+    edits: int = 0,
+    option: int | None = None,
+    matched_items: tuple[str, ...] = (),
+    missing: int = 0,
+    params: Mapping[str, Any] | None = None,
+) -> Verdict:
+    return Verdict(
+        correct,
+        reason,
+        method,
+        matched,
+        alternative,
+        edits,
+        option,
+        matched_items,
+        missing,
+        code,
+        tuple(params.items()) if params else (),
+    )
 
 
 # --- compiled answers ---------------------------------------------------------------------------------------
@@ -247,6 +271,7 @@ class _Compiled:
     explanation_words: frozenset[str]  # from bracketed explanations
     max_length: int  # the longest alternative (no spaces)
     date: _Date | None = None
+    typo_alts: tuple[tuple[_Alt, int, int, int], ...] = ()  # correct alternatives, length, budget, reach
 
 
 _BRACKET_TEXT = re.compile(r"^[^\(\[]*|[\)\]][^\(\[]*")
@@ -635,6 +660,11 @@ class _Builder:
             frozenset(self.explanation_words) | link if self.explanation_words else frozenset(),
             max((len(a.compact) for a in self.alts), default=0),
             date,
+            tuple(
+                (a, len(a.compact), self.rules.budget(len(a.compact)), max(self.rules.budget(len(a.compact)), 3))
+                for a in self.alts
+                if a.target in self.correct
+            ),
         )
 
 
@@ -893,6 +923,8 @@ def _match_with_printed_words(compiled: _Compiled, tokens: tuple[str, ...]) -> t
 
 def _word_form_base(compiled: _Compiled, g: str) -> tuple[_Alt, str] | None:
     """An accepted alternative that ``g`` is a plural (en, es) or a case form (et, one-word answers) of."""
+    if not g.isalpha():
+        return None  # word forms are for words: never for numbers, letters with digits or signs
     language = compiled.language
     candidates: list[tuple[str, str]] = []
     if language in ("en", "es"):
@@ -987,12 +1019,8 @@ def _match_typo(compiled: _Compiled, given: Normal, g: str, given_text: str) -> 
     g_identity: tuple[str, ...] | None = None
     g_contrast = _contrast(given.tokens, language)
     size = len(g)
-    for alt in compiled.alts:
-        if alt.target not in compiled.correct_targets:
-            continue
-        budget = rules.budget(len(alt.compact))
-        reach = max(budget, 3)
-        if abs(len(alt.compact) - size) > reach:
+    for alt, length, budget, reach in compiled.typo_alts:
+        if abs(length - size) > reach:
             continue  # a length pre-filter: no distance for answers that cannot be close
         d = OSA.distance(g, alt.compact, score_cutoff=reach)
         if d > reach:

@@ -743,6 +743,34 @@ def normalise(
 
 _APPLIED: dict[tuple[str, ...], frozenset[str]] = {}
 _EMPTY: frozenset[str] = frozenset()
+_NO_PHRASES: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """Everything normalisation needs for one language and accent mode, looked up once."""
+
+    fold: _FoldTable
+    articles: frozenset[str]
+    percent: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]]
+    abbreviations: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]]
+    triggers: frozenset[str]
+
+
+_CONTEXTS: dict[tuple[str, str], _Context] = {}
+
+
+def _context(language: str, accents: str) -> _Context:
+    context = _CONTEXTS.get((language, accents))
+    if context is None:
+        context = _CONTEXTS[(language, accents)] = _Context(
+            _table(language, accents),
+            ARTICLES.get(language, frozenset()),
+            _phrase_table("percent", language, accents),
+            _phrase_table("abbreviation", language, accents),
+            _EXTRA_TRIGGERS.get(language, _EXTRA_TRIGGERS[""]),
+        )
+    return context
 
 
 @lru_cache(maxsize=65536)
@@ -754,52 +782,64 @@ def _normalise(
     elif accents is False:
         accents = "strict"
     assert isinstance(accents, str)
-    if "º" in text or "ª" in text:
-        text = _ORDINAL_INDICATOR.sub(r"\1 ", text)
-    if "½" in text:
-        text = _VULGAR_HALF.sub(lambda m: m.group(1) + _DECIMAL_MARK + "5", text)
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    if _HAS_DIGIT.search(folded):
+    context = _context(language, accents)
+    if text.isascii():
+        folded = text.lower()
+    else:
+        if "º" in text or "ª" in text:
+            text = _ORDINAL_INDICATOR.sub(r"\1 ", text)
+        if "½" in text:
+            text = _VULGAR_HALF.sub(lambda m: m.group(1) + _DECIMAL_MARK + "5", text)
+        folded = unicodedata.normalize("NFKC", text).casefold()
+    has_digit = _HAS_DIGIT.search(folded) is not None
+    if has_digit:
         folded = _mark_numbers(folded, language)
     if not folded.isalnum():
         folded = _mark_symbols(folded, language)
-    tokens = folded.translate(_table(language, accents)).split()
+    tokens = folded.translate(context.fold).split()
     applied: list[str] = []
-    if articles and len(tokens) > 1 and tokens[0] in ARTICLES.get(language, ()):
+    if articles and len(tokens) > 1 and tokens[0] in context.articles:
         tokens = tokens[1:]
-    if len(tokens) > 1:
+    if len(tokens) > 1 and any(len(t) == 1 for t in tokens):
         tokens, changed = _numerals(tokens, letters_only=True)  # before "a. C." becomes "ac": "siglo V a. C."
         if changed:
             applied.append("numeral")
+            has_digit = True
         tokens = _merge_letters(tokens)
     if number_words and tokens:
-        tokens, changed = _replace_phrases(tokens, _phrase_table("percent", language, accents))
+        tokens, changed = _replace_phrases(tokens, context.percent)
         replaced = _replace_number_words(tokens, language)
-        if not _EXTRA_TRIGGERS.get(language, _EXTRA_TRIGGERS[""]).isdisjoint(replaced):
+        if not context.triggers.isdisjoint(replaced):
             replaced = _spoken_extras(replaced, language)
         if changed or replaced != tokens:
             applied.append("number_words")
+            has_digit = True
         tokens = replaced
     if tokens:
         tokens, changed = _numerals(tokens)
-        if changed and "numeral" not in applied:
-            applied.append("numeral")
-            if number_words and not _EXTRA_TRIGGERS.get(language, _EXTRA_TRIGGERS[""]).isdisjoint(tokens):
+        if changed:
+            has_digit = True
+            if "numeral" not in applied:
+                applied.append("numeral")
+            if number_words and not context.triggers.isdisjoint(tokens):
                 tokens = _spoken_extras(tokens, language)
-    if len(tokens) > 1:
+    if has_digit and len(tokens) > 1:
         tokens, changed = _eras(tokens)
         if changed:
             applied.append("era")
     if tokens:
-        tokens, changed = _replace_phrases(tokens, _phrase_table("abbreviation", language, accents))
+        tokens, changed = _replace_phrases(tokens, context.abbreviations)
         if changed:
             applied.append("abbreviation")
-    if articles and len(tokens) > 1 and tokens[0] in ARTICLES.get(language, ()):
+    if articles and len(tokens) > 1 and tokens[0] in context.articles:
         tokens = tokens[1:]
-    names = tuple(applied)
-    flags = _APPLIED.get(names)
-    if flags is None:
-        flags = _APPLIED[names] = frozenset(names) if names else _EMPTY
+    if applied:
+        names = tuple(applied)
+        flags = _APPLIED.get(names)
+        if flags is None:
+            flags = _APPLIED[names] = frozenset(names)
+    else:
+        flags = _EMPTY
     return Normal(tuple(tokens), " ".join(tokens), "".join(tokens), flags)
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
 
 from mindtable.server import create_app
 from mindtable.server.rooms import Room, RoomManager, Settings
@@ -72,6 +71,8 @@ def test_a_storage_error_takes_the_action_back(tmp_path: Path) -> None:
 
 @pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 def test_a_failing_handler_is_logged_and_the_client_told(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from starlette.testclient import TestClient
+
     app = create_app(db_url=str(tmp_path / "handler.sqlite3"), static_dir=tmp_path)
     with TestClient(app) as client:
         created = client.post("/api/rooms", json={"game": "the-mind", "players": 2}).json()
