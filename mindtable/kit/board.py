@@ -237,9 +237,7 @@ def _line(root: yaml.Node | None, path: _Path) -> int:
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 if key.value == str(part):
-                    node, line = value, (key.start_mark.line + 1)
-                    if isinstance(value, (yaml.MappingNode, yaml.SequenceNode)) and value.start_mark.line > key.start_mark.line:
-                        line = value.start_mark.line + 1 if isinstance(value, yaml.SequenceNode) else line
+                    node, line = value, key.start_mark.line + 1
                     break
             else:
                 return line
