@@ -261,7 +261,7 @@ def made_up_option(state: State, topic: str, question: dict[str, Any], rng: Rng)
         if q["id"] != question["id"] and q.get("answer")
     ]
     pool = [p for p in pool if p and p.casefold() != right.casefold()]
-    return pool[rng.randrange(len(pool))] if pool else "?"
+    return pool[rng.randint(0, len(pool) - 1)] if pool else "?"
 
 
 def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Event]:
@@ -276,10 +276,8 @@ def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Ev
         events.append(Event("booklet_restarted", {"topic": topic}))
     options = state["options"]
     direct_only = context["star"] is not None or bool(context["occupants"])
-    if options["variant_experts"] or (direct_only and not options["variant_young"]):
-        mode = "never"
-    else:
-        mode = "allowed"
+    never = options["variant_experts"] or (direct_only and not options["variant_young"])
+    mode = "never" if never else "allowed"
     question = dict(question)
     if options["variant_young"] and not question.get("options") and not options["variant_experts"]:
         right, wrong = _option_text(question["answer"]), made_up_option(state, topic, question, rng)
@@ -559,8 +557,8 @@ class CarreraDeMente(Game):
                 "variant_experts (no options ever) and variant_young (options everywhere) cannot both be on",
                 option="variant_young",
             )
-        read_board(options["board"], options["board_file"])  # raises InvalidOptions naming the file now
-        read_booklets(options["language"], options["bank_file"])
+        # Files are read (and a bad board or bank refused with InvalidOptions) by initial_state only: a snapshot
+        # or a record loads with no board or booklet file present.
         return options
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
