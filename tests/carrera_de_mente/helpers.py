@@ -86,11 +86,26 @@ def seen_by(match: Match, events: list[mindtable.Event], seat: int | None) -> st
     return json.dumps(match.view(seat)) + json.dumps(mindtable.events_for(events, seat))
 
 
-def question(qid: str, answer: str, *, options: list[str] | None = None, correct: int | None = None,
-             number: int = 111, slot: int = 1, **extra: Any) -> dict[str, Any]:
+def question(
+    qid: str,
+    answer: str,
+    *,
+    options: list[str] | None = None,
+    correct: int | None = None,
+    number: int = 111,
+    slot: int = 1,
+    **extra: Any,
+) -> dict[str, Any]:
     """A booklet question as the state holds it."""
-    q: dict[str, Any] = {"id": qid, "kind": "text", "prompt": f"Question {qid}?", "answer": answer,
-                         "category": "", "extra": {"number": number, "slot": slot}, **extra}
+    q: dict[str, Any] = {
+        "id": qid,
+        "kind": "text",
+        "prompt": f"Question {qid}?",
+        "answer": answer,
+        "category": "",
+        "extra": {"number": number, "slot": slot},
+        **extra,
+    }
     if options is not None:
         q["options"] = options
         q["correct"] = correct
@@ -105,7 +120,7 @@ def only(*questions: dict[str, Any], topics: tuple[str, ...] = rules.TOPICS) -> 
             numbers: dict[int, list[dict[str, Any]]] = {}
             for q in questions:
                 numbers.setdefault(q["extra"]["number"], []).append({**q, "id": f"{topic}-{q['id']}"})
-            state["booklets"][topic] = [[n, numbers[n]] for n in sorted(numbers)]
+            state["booklets"][topic] = rules.pack_booklet([[n, numbers[n]] for n in sorted(numbers)])
 
     return edit
 

@@ -130,7 +130,7 @@ def test_three_more_rolls_in_the_order_they_came_up_give_the_question_number() -
 def test_the_first_unused_question_of_the_number_then_the_next_number_wrapping_after_666() -> None:
     match = position()
     state = match.state
-    booklet = state["booklets"]["arts"]
+    booklet = rules.booklet(state, "arts")
     first_number, first_questions = booklet[0]
     last_number, last_questions = booklet[-1]
     q, _ = rules.pick_question(state, "arts", first_number)
@@ -324,8 +324,9 @@ def test_variant_1_the_last_prize_may_come_from_a_lap() -> None:
 
 
 def test_landing_on_an_occupied_square_a_direct_right_answer_steals_a_token_of_the_stealers_choice() -> None:
-    match = position(pegs=[PINK_SQUARE, PINK_SQUARE, 30], prizes={1: ["green", "brown"]}, arrive=True,
-                     edit=only(WITH_OPTIONS))
+    match = position(
+        pegs=[PINK_SQUARE, PINK_SQUARE, 30], prizes={1: ["green", "brown"]}, arrive=True, edit=only(WITH_OPTIONS)
+    )
     roll_number(match)
     assert not match.view(0)["ask"]["options_available"]
     answer_right(match)
@@ -347,8 +348,9 @@ def test_a_wrong_answer_on_an_occupied_square_ends_the_turn_without_a_capture() 
 
 
 def test_clarification_2_a_token_of_a_colour_the_stealer_has_goes_back_to_the_box() -> None:
-    match = position(pegs=[PINK_SQUARE, PINK_SQUARE, 30], prizes={0: ["green"], 1: ["green"]}, arrive=True,
-                     edit=only(PLAIN))
+    match = position(
+        pegs=[PINK_SQUARE, PINK_SQUARE, 30], prizes={0: ["green"], 1: ["green"]}, arrive=True, edit=only(PLAIN)
+    )
     roll_number(match)
     answer_right(match)
     supply = match.state["tokens"]["supply"]["green"]
@@ -377,8 +379,13 @@ def test_clarification_4_the_question_is_on_the_square_colour_whatever_colour_is
 
 
 def test_clarification_5_one_token_from_each_player_on_the_square() -> None:
-    match = position(players=4, pegs=[PINK_SQUARE, PINK_SQUARE, PINK_SQUARE, 30],
-                     prizes={1: ["green"], 2: ["brown", "yellow"]}, arrive=True, edit=only(PLAIN))
+    match = position(
+        players=4,
+        pegs=[PINK_SQUARE, PINK_SQUARE, PINK_SQUARE, 30],
+        prizes={1: ["green"], 2: ["brown", "yellow"]},
+        arrive=True,
+        edit=only(PLAIN),
+    )
     roll_number(match)
     answer_right(match)
     assert match.view(0)["steal_from"] == [1, 2]
@@ -402,16 +409,22 @@ def test_clarification_6_a_right_answer_on_an_occupied_star_wins_the_star_and_a_
 
 
 def test_variant_2_experts_never_ask_for_the_options() -> None:
-    match = position(pegs=[PINK_SQUARE, 20, 30], arrive=True, edit=only(WITH_OPTIONS),
-                     options={"variant_experts": True})
+    match = position(
+        pegs=[PINK_SQUARE, 20, 30], arrive=True, edit=only(WITH_OPTIONS), options={"variant_experts": True}
+    )
     roll_number(match)
     assert not match.view(0)["ask"]["options_available"]
     assert "ask_options" not in [a["type"] for a in match.legal_actions(0)]
 
 
 def test_variant_3_young_children_may_ask_for_the_options_for_a_prize_and_to_steal() -> None:
-    match = position(pegs=[ORANGE_STAR, ORANGE_STAR, 30], prizes={1: ["green"]}, arrive=True,
-                     edit=only(WITH_OPTIONS), options={"variant_young": True})
+    match = position(
+        pegs=[ORANGE_STAR, ORANGE_STAR, 30],
+        prizes={1: ["green"]},
+        arrive=True,
+        edit=only(WITH_OPTIONS),
+        options={"variant_young": True},
+    )
     roll_number(match)
     match.apply({"type": "ask_options", "seat": 0})
     events = answer(match, "b")
@@ -421,8 +434,12 @@ def test_variant_3_young_children_may_ask_for_the_options_for_a_prize_and_to_ste
 
 
 def test_variant_3_a_question_without_options_gets_one_made_up_wrong_option_beside_the_right_one() -> None:
-    match = position(pegs=[PINK_SQUARE, 20, 30], arrive=True, edit=only(PLAIN, question("z", "KILIMANJARO")),
-                     options={"variant_young": True})
+    match = position(
+        pegs=[PINK_SQUARE, 20, 30],
+        arrive=True,
+        edit=only(PLAIN, question("z", "KILIMANJARO")),
+        options={"variant_young": True},
+    )
     roll_number(match)
     assert match.view(0)["ask"]["options_available"]
     match.apply({"type": "ask_options", "seat": 0})
@@ -448,8 +465,13 @@ def test_variant_3_a_numeric_answer_gets_a_made_up_number() -> None:
 
 
 def test_team_members_take_turns_to_answer() -> None:
-    match = position(players=2, pegs=[PINK_SQUARE, 20], arrive=True, edit=only(PLAIN, question("p", "PARIS")),
-                     options={"team_members": 2})
+    match = position(
+        players=2,
+        pegs=[PINK_SQUARE, 20],
+        arrive=True,
+        edit=only(PLAIN, question("p", "PARIS")),
+        options={"team_members": 2},
+    )
     assert match.view(0)["member"] == "1a"
     roll_number(match)
     assert of_kind(roll_number(match), "question") == []
@@ -477,8 +499,9 @@ def test_the_group_decides_whether_the_surname_alone_is_enough(surname_alone: bo
 
 def test_the_first_to_hold_all_six_colours_wins_even_by_stealing_the_last_one() -> None:
     five = ["green", "yellow", "skyblue", "pink", "brown"]
-    match = position(pegs=[PINK_SQUARE, PINK_SQUARE, 30], prizes={0: five, 1: ["orange"]}, arrive=True,
-                     edit=only(PLAIN))
+    match = position(
+        pegs=[PINK_SQUARE, PINK_SQUARE, 30], prizes={0: five, 1: ["orange"]}, arrive=True, edit=only(PLAIN)
+    )
     roll_number(match)
     answer_right(match)
     match.apply({"type": "steal", "seat": 0, "colour": "orange"})

@@ -13,7 +13,10 @@ wrong: the turn passes to the left.
 
 from __future__ import annotations
 
+import base64
+import functools
 import json
+import zlib
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -220,19 +223,39 @@ def _arrive(state: State, seat: int) -> list[Event]:
 # -- asking ---------------------------------------------------------------------------------------------------
 
 
+def pack_booklet(questions: list[list[Any]]) -> str:
+    """A booklet as the state keeps it: its JSON, compressed (zlib) and written in base64."""
+    raw = json.dumps(questions, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_booklet(text: str) -> list[list[Any]]:
+    return json.loads(zlib.decompress(base64.b64decode(text)).decode("utf-8"))  # type: ignore[no-any-return]
+
+
+def booklet(state: State, topic: str) -> list[list[Any]]:
+    """A booklet dealt into the state: ``[[number, [question, ...]], ...]`` in number order (read-only).
+
+    The state keeps each booklet as one text (:func:`pack_booklet`): the match copies, saves and sends its
+    state often, and one short plain text costs next to nothing there, where six hundred questions would not.
+    The questions are still in the state, so a record replays with no booklet file."""
+    return _parse_booklet(state["booklets"][topic])
+
+
 def pick_question(state: State, topic: str, number: int) -> tuple[dict[str, Any], bool]:
     """The first unused question numbered ``number`` in the booklet, else the first of the following numbers
     (666 wraps to 111). When the whole booklet is used, it starts again (returns ``True`` then)."""
-    booklet = state["booklets"][topic]
+    booklet_ = booklet(state, topic)
     used = set(state["used"][topic])
     restarted = False
-    if sum(len(qs) for _, qs in booklet) <= len(used):
+    if sum(len(qs) for _, qs in booklet_) <= len(used):
         state["used"][topic] = []
         used = set()
         restarted = True
-    start = next((i for i, (n, _) in enumerate(booklet) if n >= number), 0)
-    for k in range(len(booklet)):
-        for q in booklet[(start + k) % len(booklet)][1]:
+    start = next((i for i, (n, _) in enumerate(booklet_) if n >= number), 0)
+    for k in range(len(booklet_)):
+        for q in booklet_[(start + k) % len(booklet_)][1]:
             if q["id"] not in used:
                 return q, restarted
     raise AssertionError("a booklet with questions always has an unused one")  # pragma: no cover
@@ -256,7 +279,7 @@ def made_up_option(state: State, topic: str, question: dict[str, Any], rng: Rng)
             return shown
     pool = [
         _option_text(q["answer"])
-        for _, qs in state["booklets"][topic]
+        for _, qs in booklet(state, topic)
         for q in qs
         if q["id"] != question["id"] and q.get("answer")
     ]
@@ -570,7 +593,7 @@ class CarreraDeMente(Game):
             "players": players,
             "options": dict(options),
             "board": board,
-            "booklets": content["booklets"],
+            "booklets": {t: pack_booklet(b) for t, b in content["booklets"].items()},
             "titles": content["titles"],
             "used": {t: [] for t in TOPICS},
             "rolloff": [{str(s): r for s, r in rolls.items()} for rolls in rounds],
@@ -600,6 +623,9 @@ class CarreraDeMente(Game):
         for key in ("board", "booklets", "pegs", "tokens", "turn", "phase", "pending"):
             if key not in state:
                 raise ValueError(f"missing field {key!r}")
+        for topic in TOPICS:
+            if not isinstance(state["booklets"].get(topic), str):
+                raise ValueError(f"booklets.{topic} must be the packed booklet (a text)")
         if state["phase"] not in PHASES:
             raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {state['phase']!r}")
         if len(state["pegs"]) != players:
