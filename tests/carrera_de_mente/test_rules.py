@@ -61,7 +61,7 @@ def test_a_board_without_a_star_for_every_colour_is_refused_naming_the_file(tmp_
 
     path = tmp_path / "nostar.yaml"
     path.write_text(BOARDS["small"].read_text(encoding="utf-8").replace(", special: star", ""))
-    with pytest.raises(InvalidOptions, match="nostar.yaml.*star square"):
+    with pytest.raises(InvalidOptions, match=r"nostar\.yaml.*star square"):
         mindtable.new_match(GAME_ID, players=2, options={"board_file": str(path)})
 
 

@@ -231,7 +231,7 @@ def pack_booklet(questions: list[list[Any]]) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _parse_booklet(text: str) -> list[list[Any]]:
-    return json.loads(zlib.decompress(base64.b64decode(text)).decode("utf-8"))  # type: ignore[no-any-return]
+    return json.loads(zlib.decompress(base64.b64decode(text)).decode("utf-8"))
 
 
 def booklet(state: State, topic: str) -> list[list[Any]]:
