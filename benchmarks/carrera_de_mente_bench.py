@@ -1,6 +1,6 @@
 """Carrera de Mente: bot games per second through the public API (knowledge bots in every seat).
 
-    .venv/bin/python benchmarks/carrera_de_mente_bench.py [--games 40] [--players 4] [--board standard] [--json]
+.venv/bin/python benchmarks/carrera_de_mente_bench.py [--games 40] [--players 4] [--board standard] [--json]
 """
 
 from __future__ import annotations

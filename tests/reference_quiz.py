@@ -214,7 +214,9 @@ class QuizRelay(Game):
         if best < state["options"]["target"] and state["phase"] != "over":
             return None
         winners = tuple(s for s, v in enumerate(scores) if v == best)
-        return Result(winners, tuple(float(v) for v in scores), "target" if best >= state["options"]["target"] else "cards_out")
+        return Result(
+            winners, tuple(float(v) for v in scores), "target" if best >= state["options"]["target"] else "cards_out"
+        )
 
     def next_deadline(self, state: State) -> Deadline | None:
         return ask_deadline(state["ask"])

@@ -423,8 +423,18 @@ def _build(data: Any, errors: list[tuple[_Path, str]]) -> Board | None:
                 err((*sp, "branches", j, "to"), f"no square {branch['to']!r} on this board")
                 continue
             branches.append((str(branch["to"]), str(branch["path"])))
-        squares[sid] = Square(sid, str(colour), tid, kind, str(item.get("special", "")), str(item.get("label", "")),
-                              x, y, tuple(nxt), tuple(branches))
+        squares[sid] = Square(
+            sid,
+            str(colour),
+            tid,
+            kind,
+            str(item.get("special", "")),
+            str(item.get("label", "")),
+            x,
+            y,
+            tuple(nxt),
+            tuple(branches),
+        )
     if not any(s.kind == "start" for s in squares.values()) and squares:
         err(("tracks",), "no start square: mark at least one square 'kind: start'")
     if errors:
@@ -475,7 +485,9 @@ def _layout(squares: dict[str, Square], tracks: Mapping[str, tuple[str, ...]]) -
     radius = max(2.0, n / (2 * math.pi) * 1.2)
     for i, sid in enumerate(ring):
         angle = 2 * math.pi * i / n - math.pi / 2
-        out[sid] = replace(out[sid], x=round(radius + radius * math.cos(angle), 2), y=round(radius + radius * math.sin(angle), 2))
+        out[sid] = replace(
+            out[sid], x=round(radius + radius * math.cos(angle), 2), y=round(radius + radius * math.sin(angle), 2)
+        )
     row = 2 * radius + 1.5
     for name in names[1:]:
         for i, sid in enumerate(tracks[name]):
@@ -515,7 +527,10 @@ def render_text(board: Board, pawns: Mapping[str, Sequence[str]] | None = None) 
             + " ".join(pawns.get(s.id, ()))
             for s in board.squares.values()
         ]
-    lines.append("colours: " + ", ".join(f"{c[:1]} = {c}" for c in board.colours or sorted({s.colour for s in board.squares.values()})))
+    lines.append(
+        "colours: "
+        + ", ".join(f"{c[:1]} = {c}" for c in board.colours or sorted({s.colour for s in board.squares.values()}))
+    )
     specials = sorted({f"{s.id}: {s.special}" for s in board.squares.values() if s.special})
     if specials:
         lines.append("special: " + "; ".join(specials))

@@ -158,7 +158,9 @@ BAD_BOARDS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "field", "line", "message"), [b[1:] for b in BAD_BOARDS], ids=[b[0] for b in BAD_BOARDS])
+@pytest.mark.parametrize(
+    ("text", "field", "line", "message"), [b[1:] for b in BAD_BOARDS], ids=[b[0] for b in BAD_BOARDS]
+)
 def test_a_bad_board_file_is_reported_with_file_line_and_field(text: str, field: str, line: int, message: str) -> None:
     with pytest.raises(BoardError) as err:
         parse_board(text, "boards/mine.yaml")
