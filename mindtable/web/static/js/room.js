@@ -621,7 +621,11 @@ function initSettings() {
     settings.sound = sound.checked;
     if (sound.checked) cue("ready");
   });
-  keys.addEventListener("change", () => (settings.shortcuts = keys.checked));
+  document.body.dataset.shortcuts = settings.shortcuts ? "on" : "off";
+  keys.addEventListener("change", () => {
+    settings.shortcuts = keys.checked;
+    document.body.dataset.shortcuts = keys.checked ? "on" : "off"; // key hints hide with the shortcuts
+  });
   const bar = h("div", { id: "over-bar", class: "over-bar", hidden: true, "data-testid": "over-bar" },
     h("button", { type: "button", class: "btn-primary btn-small", onclick: () => shell.result && showOver(shell.result, { replayed: true }) }, t("over.show_result")));
   document.body.append(bar);
