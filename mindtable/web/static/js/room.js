@@ -592,7 +592,7 @@ async function main() {
   }
   renderHeader();
   renderPresence();
-  setInterval(refreshRoom, 10000);
+  setInterval(refreshRoom, 5000);
   const saved = loadSeat(code);
   if (params.has("spectate") || params.has("watch")) {
     watch();
