@@ -164,8 +164,14 @@ def test_game_over_overlay_reveals_every_hand(browser: Any, server_url: str, scr
     page.wait_for_selector('#game.tm[data-phase="refocus"]')
     page.keyboard.press("r")
     page.wait_for_selector('#game.tm[data-phase="playing"]')
-    page.keyboard.press("Space")
-    page.wait_for_selector('[data-testid="over-panel"]:not([hidden]) [data-testid="final-hands"]')
+    final = '[data-testid="over-panel"]:not([hidden]) [data-testid="final-hands"]'
+    for _ in range(20):  # on a loaded machine the first key may land before the page takes it: press again
+        if page.locator(final).count():
+            break
+        if page.locator('#game.tm[data-phase="playing"]').count():
+            page.keyboard.press("Space")
+        page.wait_for_timeout(500)
+    page.wait_for_selector(final)
     wait_over(server_url, code)
     record = get_json(f"{server_url}/api/rooms/{code}/record")
     hands = record["start"]["state"]["hands"]
