@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mindtable.core.bots import Bot, Decision, observe
+from mindtable.core.bots import Bot, Decision, Observation
 from mindtable.core.errors import IllegalAction, MindtableError
 from mindtable.core.events import Event, Result
 from mindtable.core.match import Match
@@ -30,17 +30,26 @@ class Stalled(MindtableError):
 
 def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dict[str, Any]] | None:
     """The earliest action any bot (or the game's deadline) wants at or after ``now``, with its time."""
+    return _next_step(match, bots, sorted(bots), now)
+
+
+def _next_step(match: Match, bots: Mapping[int, Bot], seats: list[int], now: int) -> tuple[int, dict[str, Any]] | None:
     best: tuple[int, int, dict[str, Any]] | None = None
     deadline = match.next_deadline()
     if deadline is not None:
         best = (max(deadline.at, now), -1, deadline.due_action())
-    for seat in sorted(bots):
-        decision: Decision | None = bots[seat].decide(observe(match, seat, now))
-        if decision is None:
-            continue
-        at = now if decision.at is None else max(decision.at, now)
-        if best is None or (at, seat) < best[:2]:
-            best = (at, seat, {**decision.action, "seat": seat})
+    if seats:
+        # Every bot's view in one call: the game builds the part all seats see once per step.
+        views = match.views(seats)
+        legal_actions = match.legal_actions
+        for seat in seats:
+            decision: Decision | None = bots[seat].decide(Observation(seat, views[seat], legal_actions(seat), now))
+            if decision is None:
+                continue
+            at = decision.at
+            at = now if at is None or at < now else at
+            if best is None or at < best[0] or (at == best[0] and seat < best[1]):
+                best = (at, seat, {**decision.action, "seat": seat})
     if best is None:
         return None
     at, _, action = best
@@ -61,10 +70,11 @@ def play_out(
     A bot that asks for an illegal action is a bug in that bot: the error propagates with the bot's seat.
     """
     clock = match.clock if now is None else now
+    seats = sorted(bots)
     for _ in range(max_actions):
         if match.is_over:
             break
-        step = next_step(match, bots, clock)
+        step = _next_step(match, bots, seats, clock)
         if step is None:
             raise Stalled(f"{match.game.id}: nobody wants to act and no deadline is pending at {clock} ms")
         clock, action = step

@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import json
 import marshal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mindtable.core.codes import MAX_TIME_MS, refuse
@@ -286,6 +286,17 @@ class Match:
         view = self.game.view(self.state, seat)
         view["to_act"] = [] if self._result is not None else self.game.to_act(self.state, self.players)
         return view
+
+    def views(self, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """:meth:`view` for each of ``seats`` at once; the views may share their public parts (read them only)."""
+        for seat in seats:
+            if type(seat) is not int or not 0 <= seat < self.players:
+                self._check_seat(seat, None)
+        views = self.game.views(self.state, seats)
+        to_act = [] if self._result is not None else self.game.to_act(self.state, self.players)
+        for view in views.values():
+            view["to_act"] = list(to_act)
+        return views
 
     @property
     def is_over(self) -> bool:
