@@ -28,6 +28,37 @@ class Stalled(MindtableError):
     """No bot wants to act and no deadline is pending, but the match is not over."""
 
 
+class _Observation(Observation):
+    """The driver's observation: the legal actions are listed when the bot first reads them (during ``decide``,
+    before anything else happens), so a bot that does not need them costs nothing for them."""
+
+    def __init__(self, seat: int, view: dict[str, Any], lister: Callable[[int], list[dict[str, Any]]], now: int):
+        fields = self.__dict__
+        fields["seat"] = seat
+        fields["view"] = view
+        fields["now"] = now
+        fields["_lister"] = lister
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "legal_actions":
+            fields = self.__dict__
+            legal = fields["legal_actions"] = fields.pop("_lister")(fields["seat"])
+            return legal
+        raise AttributeError(name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return (self.seat, self.view, self.legal_actions, self.now) == (
+            other.seat,
+            other.view,
+            other.legal_actions,
+            other.now,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dict[str, Any]] | None:
     """The earliest action any bot (or the game's deadline) wants at or after ``now``, with its time."""
     return _next_step(match, bots, sorted(bots), now)
@@ -43,7 +74,7 @@ def _next_step(match: Match, bots: Mapping[int, Bot], seats: list[int], now: int
         views = match.views(seats)
         legal_actions = match.legal_actions
         for seat in seats:
-            decision: Decision | None = bots[seat].decide(Observation(seat, views[seat], legal_actions(seat), now))
+            decision: Decision | None = bots[seat].decide(_Observation(seat, views[seat], legal_actions, now))
             if decision is None:
                 continue
             at = decision.at
