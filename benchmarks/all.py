@@ -169,7 +169,9 @@ def table(runs: dict[str, list[dict[str, Any]]], rounds: int, scale: float, rev:
             )
         )
     if "bare" in runs:
-        rows.append(("the same game as a bare Python loop (same player, no checks)", f"{fmt(bare)} actions/s", "1×", "–"))
+        rows.append(
+            ("the same game as a bare Python loop (same player, no checks)", f"{fmt(bare)} actions/s", "1×", "–")
+        )
     if "openspiel" in runs:
         if "error" in spiel:
             rows.append(("OpenSpiel `python_kuhn_poker` (random play)", spiel["error"], "–", "–"))

@@ -271,7 +271,9 @@ def _neurorace_races(games: int, players: int) -> tuple[int, int]:
     actions = 0
     for seed in range(games):
         match = mindtable.new_match("neurorace", players=players, seed=seed)
-        bots = {s: SolverBot(seat=s, seed=seed, actions_per_second=2 + s, mistakes_per_task=0.2) for s in range(players)}
+        bots = {
+            s: SolverBot(seat=s, seed=seed, actions_per_second=2 + s, mistakes_per_task=0.2) for s in range(players)
+        }
         play_out(match, bots)
         actions += len(match._actions)
     return games, actions
@@ -304,16 +306,16 @@ def vector(scale: float) -> dict[str, Any]:
 
     batch = max(1000, round(200_000 * scale))
     simulate_batch(2, {}, "proportional", {}, 2000, seed=1)
-    box: list[Any] = []
-    units, cpu = _timed(lambda: (box.append(simulate_batch(2, {}, "proportional", {}, batch, seed=7)), batch)[1])
-    results = box[0]
+    kept: list[Any] = []
+    units, cpu = _timed(lambda: (kept.append(simulate_batch(2, {}, "proportional", {}, batch, seed=7)), batch)[1])
+    results = kept.pop()
     plays = getattr(results, "plays", None)
     out: dict[str, Any] = {"units": units, "unit": "games", "cpu": cpu}
     if plays is not None:
         out["plays"] = int(plays.sum())
         out["plays_per_s"] = out["plays"] / cpu
     out["win_rate"] = sum(bool(r.winners) for r in results) / batch if plays is None else float(results.won.mean())
-    del box, results
+    del results
     gc.collect()
     tracemalloc.start()
     simulate_batch(2, {}, "proportional", {}, 20_000, seed=3)
@@ -406,7 +408,7 @@ def quiz(scale: float) -> dict[str, Any]:
     for game_id in QUIZ_GAMES:
         try:
             game = mindtable.get_game(game_id)
-        except Exception as exc:  # noqa: BLE001 -- an announced game raises GameNotAvailable
+        except Exception as exc:  # an announced game raises GameNotAvailable
             out[game_id] = f"not available ({type(exc).__name__})"
             continue
         players = max(2, game.min_players)

@@ -70,9 +70,9 @@ class Decision:
 
     __slots__ = ("action", "at")
     __match_args__ = ("action", "at")
-
-    action: dict[str, Any]
-    at: int | None
+    if TYPE_CHECKING:
+        action: dict[str, Any]
+        at: int | None
 
     def __init__(self, action: dict[str, Any], at: int | None = None) -> None:
         _set_action(self, action)
@@ -99,8 +99,8 @@ class Decision:
         return (Decision, (self.action, self.at))
 
 
-_set_action = Decision.action.__set__  # type: ignore[attr-defined]
-_set_at = Decision.at.__set__  # type: ignore[attr-defined]
+_set_action: Any = Decision.__dict__["action"].__set__
+_set_at: Any = Decision.__dict__["at"].__set__
 
 
 class Bot(Protocol):

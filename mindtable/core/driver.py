@@ -56,7 +56,7 @@ class _Observation(Observation):
             other.now,
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dict[str, Any]] | None:

@@ -61,9 +61,9 @@ class Event:
 
 
 # The slots' own setters: an event is written once, in __init__, without going through __setattr__.
-_set_type = Event.type.__set__  # type: ignore[attr-defined]
-_set_data = Event.data.__set__  # type: ignore[attr-defined]
-_set_to = Event.to.__set__  # type: ignore[attr-defined]
+_set_type: Any = Event.__dict__["type"].__set__
+_set_data: Any = Event.__dict__["data"].__set__
+_set_to: Any = Event.__dict__["to"].__set__
 
 
 def events_for(events: list[Event], seat: int | None) -> list[dict[str, Any]]:

@@ -459,7 +459,11 @@ class MoveTable:
         for param in move.params:
             name = param.name
             value = action.get(name)
-            if value is not None and not (type(value) is int and -SAFE_INT <= value <= SAFE_INT) and not json_safe(value):
+            if (
+                value is not None
+                and not (type(value) is int and -SAFE_INT <= value <= SAFE_INT)
+                and not json_safe(value)
+            ):
                 return None
             if value is None and param.default is not None:
                 value = param.default(state, seat)

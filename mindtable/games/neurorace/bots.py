@@ -79,6 +79,9 @@ class SolverBot:
         self._since = 0
         self._step = 0
         self._mistake: tuple[int, int, int] | None = None  # round, slot, spot of a tile laid on purpose wrong
+        self._draws: tuple[int, dict[tuple[Any, ...], float]] = (-1, {})
+        #: Every reading of the centre since the last plan was the same or one tile fewer.
+        self._centre_shrunk = False
         self._centre: tuple[list[dict[str, Any]], dict[int, tuple[Side, ...]]] | None = None
         # The last plan: (task, filled, previous, hand), the centre it was made with (spot -> sides), and the plan
         # as (spot, side) pairs (spot -1: the tile in hand), or None when there was none.
@@ -88,8 +91,19 @@ class SolverBot:
     def _random(self, *key: Any) -> random.Random:
         return random.Random("/".join(map(str, ("neurorace-bot", self.seed, self.seat, self._step, *key))))
 
+    def _draw(self, *key: Any) -> float:
+        """The first ``random()`` of ``_random(*key)``, kept for this step (asked again, the bot draws the same)."""
+        memo = self._draws
+        if memo[0] != self._step:
+            memo = self._draws = (self._step, {})
+        value = memo[1].get(key)
+        if value is None:
+            value = memo[1][key] = self._random(*key).random()
+        return value
+
     def _at(self, factor: float, *key: Any) -> int:
-        spread = self._random("delay", *key).uniform(1 - self.jitter, 1 + self.jitter)
+        low, high = 1 - self.jitter, 1 + self.jitter
+        spread = low + (high - low) * self._draw("delay", *key)  # random.Random.uniform, from the same draw
         return self._since + max(1, round(self.action_ms * factor * spread))
 
     # -- deciding --------------------------------------------------------------------------------------
@@ -133,8 +147,9 @@ class SolverBot:
             return None  # wait for tiles held by others to come back
         bits = math.log2(120 / max(1, choices(task)[filled]))
         factor = 1.0 + bits / 2
-        rnd = self._random("mistake", view["round"], filled)
-        if self.mistake_chance and rnd.random() < self.mistake_chance:
+        if self.mistake_chance and self._draw("mistake", view["round"], filled) < self.mistake_chance:
+            rnd = self._random("mistake", view["round"], filled)
+            rnd.random()
             place = task.places[filled]
             spots, items = _items(centre, held)
             wrong = [spots[i] for i, options in enumerate(items) if not place.matches(options[0])]
@@ -170,6 +185,7 @@ class SolverBot:
                 sides = (side,) if down is None else (side, down)
             centre[entry["spot"]] = sides
         self._centre = (list(raw), centre)
+        self._centre_shrunk = False
         return centre
 
     def _plan_steps(
@@ -191,14 +207,16 @@ class SolverBot:
         key = (text, filled, previous, held)
         last = self._plan
         if last is not None:
-            steps = _follow(last, key, centre)
+            steps = _follow(last, key, centre, self._centre_shrunk)
             if steps is not _UNKNOWN:
-                self._plan = (key, last[1], steps)  # type: ignore[assignment]
-                return steps  # type: ignore[return-value]
+                self._plan = (key, last[1], steps)
+                self._centre_shrunk = True
+                return steps
         spots, items = _items(centre, held)
         layout = solve(task, items, start=filled, previous=previous)
         steps = None if layout is None else [(spots[item], side) for item, side in layout]
         self._plan = (key, centre, steps)
+        self._centre_shrunk = True
         return steps
 
 
@@ -222,10 +240,14 @@ def _follow(
     last: tuple[Any, dict[int, tuple[Side, ...]], list[tuple[int, int]] | None],
     key: tuple[Any, ...],
     centre: dict[int, tuple[Side, ...]],
+    shrunk: bool = False,
 ) -> list[tuple[int, int]] | None:
-    """The plan for ``key`` derived from the last one, or ``_UNKNOWN`` when it must be solved again."""
+    """The plan for ``key`` derived from the last one, or ``_UNKNOWN`` when it must be solved again.
+
+    ``shrunk``: the centre is known to hold only tiles of the centre the last plan was made with.
+    """
     (text, filled, previous, held), before, steps = last
-    if key[0] != text or not centre.items() <= before.items():
+    if key[0] != text or not (shrunk or centre.items() <= before.items()):
         return _UNKNOWN
     if steps is None:
         # No layout with these tiles: none with fewer either (the same card, nothing new in hand).

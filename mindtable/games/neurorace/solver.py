@@ -60,7 +60,10 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
     table = _matches(place)
     try:
         return [
-            (item, index, side[2]) for item, sides in enumerate(items) for index, side in enumerate(sides) if table[side]
+            (item, index, side[2])
+            for item, sides in enumerate(items)
+            for index, side in enumerate(sides)
+            if table[side]
         ]
     except KeyError:  # a side that is not on the shipped tiles: learn it, then the same again
         for sides in items:
@@ -68,7 +71,10 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
                 if side not in table:
                     table[side] = place.matches(side)
         return [
-            (item, index, side[2]) for item, sides in enumerate(items) for index, side in enumerate(sides) if table[side]
+            (item, index, side[2])
+            for item, sides in enumerate(items)
+            for index, side in enumerate(sides)
+            if table[side]
         ]
     except TypeError:  # sides given as lists: no table
         return [
@@ -179,4 +185,9 @@ def difficulty(task: Task) -> float:
 
 def choices(task: Task) -> list[int]:
     """For each place, how many of the 120 tile sides satisfy it on their own."""
-    return [len(_tile_candidates(place)) for place in task.places]
+    return list(_choices(task))
+
+
+@lru_cache(maxsize=1024)
+def _choices(task: Task) -> tuple[int, ...]:
+    return tuple(len(_tile_candidates(place)) for place in task.places)
