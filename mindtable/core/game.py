@@ -161,6 +161,7 @@ class Game(ABC):
             "title": self.title,
             "min_players": self.min_players,
             "max_players": self.max_players,
+            "available": True,
             "realtime": self.realtime,
             "cooperative": self.cooperative,
             "options": [option.to_dict() for option in self.option_schema],

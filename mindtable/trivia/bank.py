@@ -35,7 +35,7 @@ from typing import Any
 import yaml
 
 from mindtable.core.errors import MindtableError
-from mindtable.trivia.model import DIFFICULTIES, KINDS, OPTION_LETTERS, Origin, Question
+from mindtable.trivia.model import DIFFICULTIES, KINDS, OPTION_LETTERS, Origin, Question, format_number
 
 ENV_VAR = "MINDTABLE_QUESTION_PATH"
 BANK_SUFFIXES = (".yaml", ".yml")
@@ -342,6 +342,10 @@ def question_from_data(
                 answer = str(answer_value)
             else:
                 c.error((*path, "answer"), f"must be a text, got {_type_name(answer_value)}")
+        if options and len(options) >= 2 and value is not None:
+            # A number with options (a, b, c): the right option is the one that says the number.
+            printed = answer or format_number(value)
+            correct = _correct_index({**data, "answer": printed}, options, path, c, language)
     else:
         if kind in ("choice", "higher"):
             if len(options) < 2:

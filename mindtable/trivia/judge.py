@@ -50,7 +50,7 @@ from rapidfuzz.distance import OSA
 from mindtable.core.errors import InvalidOptions
 from mindtable.core.options import Option, validate_options
 from mindtable.trivia.model import OPTION_LETTERS, Question, format_number
-from mindtable.trivia.text import DISTINCT_LETTERS, SYMBOLS, Normal, _normalise, parse_number, strip_brackets
+from mindtable.trivia.text import ARTICLES, DISTINCT_LETTERS, SYMBOLS, Normal, _normalise, parse_number, strip_brackets
 
 TYPO_LEVELS = ("strict", "normal", "lenient")
 ACCENT_MODES = ("language", "ignore", "strict")
@@ -282,6 +282,12 @@ _SURNAME_PARTICLES = frozenset(
 )  # kept with the surname: "da Vinci", "van Gogh"
 #: generational suffixes: never a surname, may be left out ("Martin Luther King Jr." — "King")
 _NAME_SUFFIXES = frozenset(["jr", "jr.", "sr", "sr.", "jnr", "snr", "junior", "senior", "hijo", "padre", "jun", "sen"])
+#: titles before a name that may be left out when the name has a regnal number or is a person's name
+_TITLES = {
+    "en": frozenset(["pope", "king", "queen", "saint", "st", "st.", "emperor", "empress", "tsar", "czar", "sir"]),
+    "es": frozenset(["papa", "rey", "reina", "san", "santa", "emperador", "emperatriz", "zar", "don", "doña"]),
+    "et": frozenset(["paavst", "kuningas", "kuninganna", "keiser", "keisrinna", "tsaar", "püha"]),
+}
 _ROMAN_WORD = re.compile(r"^[IVXLCDM]+\.?$")
 _FILLERS = frozenset(
     [
@@ -615,6 +621,15 @@ class _Builder:
                 self.add(core, "full", target)
             else:
                 self.add(core, kind, target)
+            words = core.split()
+            if len(words) > 2 and words[0].lower() in ARTICLES.get(self.language, ()):
+                words = words[1:]  # "el rey Felipe II"
+            if (
+                len(words) >= 2
+                and words[0].lower() in _TITLES.get(self.language, ())
+                and (person or any(_ROMAN_WORD.match(w) or w.isdigit() for w in words[1:]))
+            ):
+                self.add(" ".join(words[1:]), "full", target)  # a title may be left out: "Pope John Paul II"
             if core != raw:
                 self.add(" ".join(re.sub(r"[\(\)\[\]]", " ", raw).split()), "explanation", target)
                 self.explanation_words.update(_norm(_BRACKET_TEXT.sub(" ", raw), self.language, self.rules).tokens)

@@ -287,3 +287,18 @@ def test_game_options_can_be_given_as_their_own_flags(tmp_path: Path) -> None:
     assert max(entry["value"] for entry in summary["progress"]["distribution"]) <= 3
     bad = runner.invoke(app, ["simulate", "the-mind", "--games", "5", "--detection"], terminal_width=400)
     assert bad.exit_code == 2 and "--detection needs a value" in bad.output
+
+
+def test_replay_reports_a_record_made_under_other_rules_or_content(
+    finished_record: tuple[Path, mindtable.Match],
+) -> None:
+    path, match = finished_record
+    record = json.loads(path.read_text())
+    record["rules"] = match.game.rules_revision - 1
+    record["content"] = "sha256:feedfeedfeedfeed"
+    path.write_text(json.dumps(record))
+    result = runner.invoke(app, ["replay", str(path), "--auto", "--delay", "0"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert f"recorded under rules revision {match.game.rules_revision - 1}" in result.output
+    assert "content files changed" in result.output
+    assert "Result" in result.output  # replayed anyway: the record pins its start

@@ -132,23 +132,24 @@ def test_rooms_that_cannot_be_rebuilt_answer_a_clear_error(start_server, tmp_pat
     assert "Traceback" not in second.log(), second.log()
 
 
+async def finish_a_bot_game(server: Any, helpers: Any, last_level: int) -> str:
+    """A short game of The Mind between two fast bots, played to its end; returns the room code."""
+    created = await helpers.create_room(
+        server.http,
+        bots={"0": "random-timing", "1": "random-timing"},
+        bot_params={"0": {"max_wait_ms": 20, "reaction_ms": 5, "ready_ms": 5}, "1": {"max_wait_ms": 20}},
+        options={"last_level": last_level, "lives": 1},
+    )
+    watcher = await helpers.Client(server.ws, created["code"]).connect()
+    await watcher.next(helpers.kind("over"), timeout=30)
+    await watcher.close()
+    return str(created["code"])
+
+
 def test_a_tampered_result_is_reported_and_never_rewritten(start_server, tmp_path, helpers) -> None:
     db = str(tmp_path / "tamper.sqlite3")
     first = start_server(db)
-
-    async def finish() -> str:
-        created = await helpers.create_room(
-            first.http,
-            bots={"0": "random-timing", "1": "random-timing"},
-            bot_params={"0": {"max_wait_ms": 20, "reaction_ms": 5, "ready_ms": 5}, "1": {"max_wait_ms": 20}},
-            options={"last_level": 1, "lives": 1},
-        )
-        watcher = await helpers.Client(first.ws, created["code"]).connect()
-        await watcher.next(helpers.kind("over"), timeout=30)
-        await watcher.close()
-        return str(created["code"])
-
-    code = asyncio.run(finish())
+    code = asyncio.run(finish_a_bot_game(first, helpers, last_level=1))
     record = httpx.get(f"{first.http}/api/rooms/{code}/record", timeout=10).json()
     first.stop()
     forged = {**record["result"], "outcome": "forged"}
@@ -393,20 +394,7 @@ def test_a_room_restarts_from_its_pinned_start_and_reports_changed_rules(start_s
     another rules revision is reported in the room, never silently rewritten."""
     db = str(tmp_path / "pinned.sqlite3")
     first = start_server(db)
-
-    async def finish() -> str:
-        created = await helpers.create_room(
-            first.http,
-            bots={"0": "random-timing", "1": "random-timing"},
-            bot_params={"0": {"max_wait_ms": 20, "reaction_ms": 5, "ready_ms": 5}, "1": {"max_wait_ms": 20}},
-            options={"last_level": 2, "lives": 1},
-        )
-        watcher = await helpers.Client(first.ws, created["code"]).connect()
-        await watcher.next(helpers.kind("over"), timeout=30)
-        await watcher.close()
-        return str(created["code"])
-
-    code = asyncio.run(finish())
+    code = asyncio.run(finish_a_bot_game(first, helpers, last_level=2))
     record = httpx.get(f"{first.http}/api/rooms/{code}/record", timeout=10).json()
     first.stop()
     assert record["format"] == "mindtable-record/2" and record["start"]["rng"]["algorithm"] == 2

@@ -338,3 +338,16 @@ def test_the_fast_yaml_loader_on_the_shipped_banks() -> None:
     for path in shipped_bank_dir().rglob("*.yaml"):
         text = path.read_text(encoding="utf-8")
         assert _load_from_events(text) == yaml.load(text, Loader=_Loader)
+
+
+def test_a_number_question_with_options_knows_its_right_option() -> None:
+    from mindtable.trivia.bank import parse_bank_text
+    from mindtable.trivia.judge import judge_answer
+
+    text = (
+        "language: en\nquestions:\n  - id: q1\n    question: In which year did the Wright brothers first fly?\n"
+        "    value: 1903\n    options: ['1899', '1903', '1911']\n"
+    )
+    question = parse_bank_text(text, "wright.yaml")[0].questions[0]
+    assert question.kind == "number" and question.correct == 1
+    assert judge_answer(question, "1903").correct and not judge_answer(question, "1911").correct
