@@ -415,7 +415,7 @@ class Room:
         result = self.match.result
         shown = result.to_dict() if result is not None else None
         if self.integrity != "ok" and self.stored_result is not None:
-            shown = json.loads(json.dumps(self.stored_result))
+            return self.stored_result  # shown as stored, with the room's integrity warning
         if shown is not None:
             details = shown.get("details")
             shown["details"] = {**(details if isinstance(details, dict) else {}), "bot_finished": self.bot_finished()}
