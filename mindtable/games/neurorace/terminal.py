@@ -28,7 +28,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group
+from rich.rule import Rule
 from rich.text import Text
 
 from mindtable.core.bots import Bot
@@ -135,8 +136,26 @@ def _clock_line(view: Mapping[str, Any], now: int) -> str:
     return phase
 
 
-def render(console: Console, view: Mapping[str, Any], now: int, bots: Mapping[int, Bot] | None = None) -> None:
+def screen(view: Mapping[str, Any], now: int, bots: Mapping[int, Bot] | None = None) -> Group:
+    """The table as Rich renderables: the centre by symbol and colour, each card's task and tiles, the last check."""
     bots = bots or {}
+    parts: list[Any] = []
+
+    class _Lines:
+        @staticmethod
+        def print(item: Any, **_: Any) -> None:
+            if isinstance(item, str):  # sentences wrap; table lines never do
+                parts.append(Text(item))
+                return
+            item.no_wrap = True
+            item.overflow = "crop"
+            parts.append(item)
+
+        @staticmethod
+        def rule(title: str) -> None:
+            parts.append(Rule(title))
+
+    console = _Lines()
     head = f"NeuroRace {view['mode'].upper()} · round {view['round']} · {_clock_line(view, now)}"
     console.rule(head)
     by_symbol: dict[str, list[Mapping[str, Any]]] = {symbol: [] for symbol in SYMBOL_ORDER}
@@ -150,7 +169,7 @@ def render(console: Console, view: Mapping[str, Any], now: int, bots: Mapping[in
             for side in sides[row : row + PER_ROW]:
                 line.append_text(side_text(side))
                 line.append("  ")
-            console.print(line, no_wrap=True, overflow="crop")
+            console.print(line)
     ready = view.get("ready") or []
     for player in view["players"]:
         seat = player["seat"]
@@ -161,23 +180,23 @@ def render(console: Console, view: Mapping[str, Any], now: int, bots: Mapping[in
             facts += f" · losses {player['losses']}"
         if view["phase"] == "ready" and seat < len(ready):
             facts += " · ready" if ready[seat] else " · not ready"
-        console.print(Text(facts, style="bold"), no_wrap=True, overflow="crop")
+        console.print(Text(facts, style="bold"))
         if player["task"] is None:
             console.print("  task: face down until the round starts")
             continue
-        console.print(task_line(player["task"]), no_wrap=True, overflow="crop")
+        console.print(task_line(player["task"]))
         laid = Text("  ")
         for side in player["slots"]:
             laid.append_text(side_text(side))
             laid.append("  ")
-        console.print(laid, no_wrap=True, overflow="crop")
+        console.print(laid)
         if player["hand"] is not None:
             hand = Text("  in hand: ")
             hand.append_text(side_text(player["hand"]["up"]))
             if "down" in player["hand"]:
                 hand.append("  other side: ")
                 hand.append_text(side_text(player["hand"]["down"]))
-            console.print(hand, no_wrap=True, overflow="crop")
+            console.print(hand)
     last = view["last_stop"]
     if last is not None and view["phase"] != "playing":
         who = "time is up" if last["seat"] is None else f"{_seat_name(view, last['seat'], bots)} said stop"
@@ -192,6 +211,24 @@ def render(console: Console, view: Mapping[str, Any], now: int, bots: Mapping[in
         console.print(Text(f"Game over ({outcome['reason']}): winner {names}", style="bold green"))
     elif view["phase"] == "ready" and view["you"] is not None and not ready[view["you"]]:
         console.print(Text("Type s and Enter when you are ready.", style="bold yellow"))
+    return Group(*parts)
+
+
+def render(console: Console, view: Mapping[str, Any], now: int, bots: Mapping[int, Bot] | None = None) -> None:
+    console.print(screen(view, now, bots))
+
+
+def replay_screen(match: Match, seat: int | None) -> Callable[[Match, dict[str, Any] | None, list[Any]], Group]:
+    """For ``mindtable replay``: the play screen at each step of a record, as ``seat`` saw it (``None``: a
+    spectator), with the lines of what happened."""
+
+    def draw(current: Match, action: dict[str, Any] | None, events: list[Any]) -> Group:
+        lines = [event_line(e.type, e.data) for e in events if e.visible_to(seat)]
+        return Group(screen(current.view(seat), current.clock), *(line for line in lines if line is not None))
+
+    return draw
+
+
 
 
 def parse_command(line: str, default_seat: int) -> tuple[int, dict[str, Any]] | str:
