@@ -26,8 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from mindtable.core import get_game
-from mindtable.core.registry import announced_games, game_ids
 from mindtable.core.match import replay_steps
+from mindtable.core.registry import announced_games, game_ids
 from mindtable.server.limits import TRUSTED_PROXIES_ENV, Limits, Network, client_address, parse_networks
 from mindtable.server.protocol import ProtocolError, parse_message, safe_text
 from mindtable.server.rooms import Connection, Room, RoomError, RoomManager, Settings

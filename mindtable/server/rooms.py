@@ -30,7 +30,7 @@ from mindtable.core import Bot, Game, IllegalAction, InvalidOptions, Match, get_
 from mindtable.core.errors import ReplayMismatch
 from mindtable.core.events import Event
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
-from mindtable.kit.names import bot_name
+from mindtable.kit import names
 from mindtable.server import storage as db
 from mindtable.server.bot_params import validate_bot_params
 from mindtable.server.limits import AddressBook, Bucket, Limits
@@ -306,7 +306,7 @@ class SeatState:
     def display_name(self) -> str | None:
         """The name the table shows: a person's name, or for a bot (also one playing a replaced seat) "Ada (bot)"."""
         if self.kind == "bot":
-            return bot_name(self.index)
+            return names.bot_name(self.index)
         return self.name
 
     def to_dict(self) -> dict[str, Any]:

@@ -333,3 +333,10 @@ def test_replay_reports_a_record_made_under_other_rules_or_content(
     assert f"recorded under rules revision {match.game.rules_revision - 1}" in result.output
     assert "content files changed" in result.output
     assert "Result" in result.output  # replayed anyway: the record pins its start
+
+
+@pytest.mark.parametrize("command", [["replay"], ["play"], ["serve"], ["simulate"]])
+def test_help_screens_show_no_type_after_on_off_flags(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"], terminal_width=120)
+    assert result.exit_code == 0
+    assert "<bool>" not in result.output and "--help" in result.output

@@ -134,7 +134,7 @@ def test_solo_start_to_finish_at_the_keyboard_on_a_virtual_clock() -> None:
         view = match.view(0)
         if queue:
             return queue.pop(0)
-        if view["phase"] == "playing" and not me.typed[-1:] == ["stop"] and "stop" not in me.typed:
+        if view["phase"] == "playing" and "stop" not in me.typed:
             queue.extend(solo_commands(match))
             return queue.pop(0)
         return None
@@ -194,8 +194,14 @@ def test_against_a_bot_the_round_waits_for_the_human_to_be_ready() -> None:
 
     me = Player(match, plan)
     out = io.StringIO()
-    run_terminal(match, [0], {1: SolverBot(seat=1, seed=1)}, console=Console(file=out, width=80), read_line=me.read,
-                 clock=me.clock)
+    run_terminal(
+        match,
+        [0],
+        {1: SolverBot(seat=1, seed=1)},
+        console=Console(file=out, width=80),
+        read_line=me.read,
+        clock=me.clock,
+    )
     types = [a["type"] for a in match.actions]
     assert types[:3] == ["ready", "ready", "go"] and match.actions[0]["seat"] == 1  # the bot only marks itself
     assert match.actions[2]["at"] == match.actions[1]["at"] + 3000

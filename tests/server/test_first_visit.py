@@ -130,7 +130,7 @@ def test_joining_a_finished_room_says_the_game_is_over_and_where_its_replay_is(t
 
 def test_bots_are_named_and_a_seat_a_bot_finished_is_reported_and_not_listed(tmp_path: Path) -> None:
     async def scenario(manager: RoomManager) -> None:
-        room, seat, token = await manager.create(
+        room, _, token = await manager.create(
             game_id="the-mind",
             players=2,
             options={"last_level": 1},

@@ -229,8 +229,6 @@ def replay_screen(match: Match, seat: int | None) -> Callable[[Match, dict[str, 
     return draw
 
 
-
-
 def parse_command(line: str, default_seat: int) -> tuple[int, dict[str, Any]] | str:
     """A command line -> (seat, action) or a word: ``help``, ``view``, ``quit``; raises ValueError.
 

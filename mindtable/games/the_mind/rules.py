@@ -43,7 +43,7 @@ CODES = {
     "not_lowest": "you may only play your lowest card, {lowest}, not {card}",
     "no_stars": "the team has no star left",
     "stop_not_used": "in this game the table notices cards out of order by itself; there is no stop call",
-    "stop_blind": "in blind mode the cards lie face down: the pile is checked when the level ends; there is no stop call",
+    "stop_blind": "in blind mode the cards lie face down: the pile is checked when the level ends; no stop call",
     "not_proposer": "only seat {by}, who proposed it, may withdraw the proposal",
     "nothing_played": "no card has been played in this level yet",
 }
