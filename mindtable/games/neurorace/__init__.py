@@ -29,8 +29,8 @@ Modes (option ``mode``)
     Everyone starts at level 1. Each seat marks ``ready``; when every seat is ready a countdown
     (``countdown_seconds``, 3) runs and its end starts the round for everyone at the same ``at``.
     Whoever has laid all 7 tiles says stop; the card is checked: correct -> the next level (the card
-    goes back to the box), wrong -> a new card of the same level. All tiles go back to the centre, shuffled. The first to complete the last level
-    (``last_level``, 10; less for children) wins.
+    goes back to the box), wrong -> a new card of the same level. All tiles go back to the centre,
+    shuffled. The first to complete the last level (``last_level``, 10; less for children) wins.
 ``universal``
     As basic, but players start at ``start_levels``; the round's winner keeps the card as a point (seats
     in ``stay_at_level`` stay at their level); the game ends at the last level or when everyone says
