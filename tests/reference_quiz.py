@@ -7,7 +7,8 @@ and move forward; the colour of the square names the category (red history, blue
 grey square you choose). The player on your right draws a card (``tests/trivia/data/relay_cards.yaml``) and
 reads you its question of that category. Right: 2 points, or 1 if you asked for the options (on a star
 square you may not ask for them), and you roll again. Wrong: the turn passes left. Passing the start square
-gives 1 point. First to the target wins; when the cards run out, the highest score wins.
+gives 1 point. First to the target wins; when the cards run out (unless they are reshuffled), the highest
+score wins.
 
 >>> import mindtable
 >>> mindtable.register_game(GAME)
@@ -18,6 +19,7 @@ gives 1 point. First to the target wins; when the cards run out, the highest sco
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -70,7 +72,7 @@ def _gate_topic(state: State, seat: Any, at: Any) -> IllegalAction | None:
 
 
 def _ask(state: State, seat: int, topic: str, at: int | None, rng: Rng) -> list[Event]:
-    card_id = draw(state["deck"], rng, reshuffle_empty=False)
+    card_id = draw(state["deck"], rng, reshuffle_empty=state["options"]["reshuffle"])
     if card_id is None:
         state["phase"] = "over"
         return [Event("cards_out", {})]
@@ -126,7 +128,8 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     discard(state["deck"], ask["card"]["id"])
     state["ask"] = None
     pass_turn(state["turn"])
-    state["phase"] = "roll" if state["deck"]["draw"] else "over"
+    more = state["deck"]["draw"] or (state["options"]["reshuffle"] and state["deck"]["discard"])
+    state["phase"] = "roll" if more else "over"
     return [Event("scored", {"seat": seat, "points": points, "by": verdict["by"]})]
 
 
@@ -170,6 +173,7 @@ class QuizRelay(Game):
         Option("confirm_seconds", int, default=0, choices=(0, 20), help="seconds the reader has to decide"),
         Option("vote", bool, default=False, help="the table may vote on an answer"),
         Option("options_allowed", bool, default=True, help="players may ask for the options"),
+        Option("reshuffle", bool, default=False, help="shuffle the used cards back when the cards run out"),
     )
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
@@ -220,7 +224,9 @@ class QuizRelay(Game):
         return ask_deadline(state["ask"])
 
     def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
-        return ask_secrets(state["ask"])
+        # A reshuffled card may come back: what the last verdict showed to everyone is no longer a secret.
+        shown = json.dumps(state["last"])
+        return [(seats, text) for seats, text in ask_secrets(state["ask"]) if text not in shown]
 
 
 GAME = QuizRelay()
