@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from mindtable.core.bots import Decision, Observation
 from mindtable.core.codes import refuse
@@ -166,7 +166,10 @@ class QuizRelay(Game):
     moves = MOVES
     codes = CODES
     web_module = "quiz-relay"
-    bots = {"knowing": "tests.reference_quiz:make_knowing_bot", "random": "mindtable.core.bots:RandomBot"}
+    bots: ClassVar[Mapping[str, str]] = {
+        "knowing": "tests.reference_quiz:make_knowing_bot",
+        "random": "mindtable.core.bots:RandomBot",
+    }
     option_schema = (
         Option("target", int, default=6, minimum=1, maximum=30, help="points needed to win"),
         Option("time_limit", int, default=0, choices=(0, 15, 30), help="seconds to answer (0: no limit)"),
@@ -218,7 +221,9 @@ class QuizRelay(Game):
         if best < state["options"]["target"] and state["phase"] != "over":
             return None
         winners = tuple(s for s, v in enumerate(scores) if v == best)
-        return Result(winners, tuple(float(v) for v in scores), "target" if best >= state["options"]["target"] else "cards_out")
+        return Result(
+            winners, tuple(float(v) for v in scores), "target" if best >= state["options"]["target"] else "cards_out"
+        )
 
     def next_deadline(self, state: State) -> Deadline | None:
         return ask_deadline(state["ask"])

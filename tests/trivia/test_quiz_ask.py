@@ -254,8 +254,12 @@ def test_the_answerer_of_a_double_card_chooses_by_topic_and_penalty_before_seein
     card = Card(
         "double-1",
         (
-            Question("d/1", "text", "Who won Wimbledon in 1980?", "Björn BORG", extra={"topic": "Tennis", "penalty": 20}),
-            Question("d/2", "text", "Which vitamin does sunlight make?", "D", extra={"topic": "Vitamins", "penalty": 40}),
+            Question(
+                "d/1", "text", "Who won Wimbledon in 1980?", "Björn BORG", extra={"topic": "Tennis", "penalty": 20}
+            ),
+            Question(
+                "d/2", "text", "Which vitamin does sunlight make?", "D", extra={"topic": "Vitamins", "penalty": 40}
+            ),
         ),
         type="double",
     )

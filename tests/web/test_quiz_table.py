@@ -44,9 +44,14 @@ async def _watch(url: str, frames: list[dict[str, Any]], stop: asyncio.Event) ->
 def test_no_frame_carries_the_readers_card_to_another_seat(server_url: str) -> None:
     created = post_json(
         f"{server_url}/api/rooms",
-        {"game": "quiz-relay", "players": 3, "name": "Ana", "bots": {"1": "knowing", "2": "knowing"},
-         "bot_params": {"1": {"knows": 0.3}, "2": {"knows": 0.3}},
-         "options": {"target": 12, "reshuffle": True}},
+        {
+            "game": "quiz-relay",
+            "players": 3,
+            "name": "Ana",
+            "bots": {"1": "knowing", "2": "knowing"},
+            "bot_params": {"1": {"knows": 0.3}, "2": {"knows": 0.3}},
+            "options": {"target": 12, "reshuffle": True},
+        },
     )
     code, token = created["code"], created["token"]
     ws_base = server_url.replace("http://", "ws://")
@@ -65,7 +70,8 @@ def test_no_frame_carries_the_readers_card_to_another_seat(server_url: str) -> N
                 try:
                     frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 except TimeoutError:
-                    raise AssertionError(f"no frame for 10 s: {[(f.get('kind'), f.get('step'), f.get('code'), bool(f.get('legal'))) for f in frames[0][-8:]]} sent {n}") from None
+                    last = [(f.get("kind"), f.get("step"), f.get("code")) for f in frames[0][-8:]]
+                    raise AssertionError(f"no frame for 10 s after {n} actions; the last frames: {last}") from None
                 frames[0].append(frame)
                 if frame.get("kind") == "over":
                     break
@@ -178,7 +184,9 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
             assert ask["role"] == "answerer" and "card" not in ask
             shown = page.locator('[data-testid="quiz"]').inner_text()
             asked = next(q for q in CARDS.questions if q.prompt == ask["question"]["prompt"])
-            assert asked.kind == "truefalse" or asked.display_answer not in shown, "the answerer's page shows the answer"
+            assert asked.kind == "truefalse" or asked.display_answer not in shown, (
+                "the answerer's page shows the answer"
+            )
             page.wait_for_selector('[data-testid="quiz-countdown"]')
             kind = ask["question"]["kind"]
             if kind == "truefalse":
@@ -206,4 +214,3 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
     assert {"typed", "letter", "reader", "verdict"} <= done, done
     assert errors == []
     context.close()
-
