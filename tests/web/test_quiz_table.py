@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,16 @@ from tests.reference_quiz import CARDS, GAME
 from tests.web.conftest import get_json, post_json
 
 TIMEOUT_MS = 10_000
-mindtable.register_game(GAME)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _quiz_relay_registered() -> Iterator[None]:
+    """Quiz Relay is registered while these tests run, and only then (other tests list the registered games)."""
+    from mindtable.core import registry
+
+    mindtable.register_game(GAME)
+    yield
+    registry._loaded.pop(GAME.id, None)
 
 
 async def _watch(url: str, frames: list[dict[str, Any]], stop: asyncio.Event) -> None:
@@ -214,3 +224,26 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
     assert {"typed", "letter", "reader", "verdict"} <= done, done
     assert errors == []
     context.close()
+
+
+def test_the_quiz_page_has_words_for_every_code_in_every_language() -> None:
+    from mindtable.web import STATIC_DIR
+    from tests.web.test_codes import check
+
+    assert check(dict(GAME.codes), STATIC_DIR / "games" / str(GAME.web_module) / "i18n") == []
+
+
+def test_the_shared_quiz_components_have_words_for_every_judge_code() -> None:
+    import re
+
+    from mindtable.trivia.judge import ACCEPT_CODES, REJECT_CODES
+    from mindtable.web import STATIC_DIR
+
+    source = (STATIC_DIR / "js" / "quiz.js").read_text(encoding="utf-8")
+    blocks = re.split(r"^  (en|es|et): \{$", source, flags=re.MULTILINE)
+    tables = {blocks[i]: set(re.findall(r'"(judge\.\w+|quiz\.[\w.]+)"', blocks[i + 1])) for i in (1, 3, 5)}
+    wanted = {f"judge.{code}" for code in (*ACCEPT_CODES, *REJECT_CODES)}
+    assert set(tables) == {"en", "es", "et"}
+    for lang, keys in tables.items():
+        assert wanted <= keys, f"{lang}: no words for {sorted(wanted - keys)}"
+        assert keys == tables["en"], f"{lang}: keys differ from en: {sorted(keys ^ tables['en'])}"
