@@ -15,6 +15,8 @@ score wins.
 >>> match = mindtable.new_match("quiz-relay", players=2, seed=1)
 >>> [a["type"] for a in match.legal_actions(match.to_act()[0])]
 ['roll']
+>>> from mindtable.core import registry
+>>> _ = registry._loaded.pop("quiz-relay")  # registered only for this example: other tests list the games
 """
 
 from __future__ import annotations

@@ -197,7 +197,14 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
             assert asked.kind == "truefalse" or asked.display_answer not in shown, (
                 "the answerer's page shows the answer"
             )
-            page.wait_for_selector('[data-testid="quiz-countdown"]')
+            # The page shows this question (not a stale one), with the countdown of its time limit.
+            page.wait_for_function(
+                "(p) => (document.querySelector('[data-testid=\"quiz-prompt\"]') || {}).textContent === p",
+                arg=ask["question"]["prompt"],
+            )
+            if not page.locator('[data-testid="quiz-send"], [data-testid="quiz-true"]').count():
+                continue  # the time ran out meanwhile: look at the new state
+            assert page.locator('[data-testid="quiz-countdown"]').count() == 1
             kind = ask["question"]["kind"]
             if kind == "truefalse":
                 page.click('[data-testid="quiz-true"]')
