@@ -30,11 +30,11 @@ lap) or ``finish`` (a pawn stops there); ``special`` is any mark the game gives 
 Errors name the file, the line and the field (``tracks[0].squares[3].colour``).
 
 >>> board = parse_board(EXAMPLE)
->>> [(l.square, l.laps) for l in reachable(board, "o3", 2)]
+>>> [(m.square, m.laps) for m in reachable(board, "o3", 2)]
 [('o1', 1)]
->>> sorted(l.square for l in reachable(board, "o1", 2, paths=("finish",)))
+>>> sorted(m.square for m in reachable(board, "o1", 2, paths=("finish",)))
 ['f1', 'o3']
->>> sorted(l.square for l in reachable(board, "o1", 1, direction="both"))
+>>> sorted(m.square for m in reachable(board, "o1", 1, direction="both"))
 ['o2', 'start']
 """
 
@@ -366,7 +366,7 @@ def _build(data: Any, errors: list[tuple[_Path, str]]) -> Board | None:
     if any(coords) and not placed:
         first = next(sp for (sp, item, *_), c in zip(raw, coords, strict=True) if not c)
         err(first, "some squares have x/y and this one has not: give coordinates to all squares or to none")
-    for sp, item, tid, i, items, loop in raw:
+    for sp, item, tid, _index, _items, loop in raw:
         sid = str(item["id"])
         colour = item.get("colour")
         if not _text(colour):
@@ -456,7 +456,7 @@ def _build(data: Any, errors: list[tuple[_Path, str]]) -> Board | None:
             if target not in seen:
                 seen.add(target)
                 frontier.append(target)
-    for sid, s in squares.items():
+    for sid in squares:
         if sid not in seen:
             err((*where[sid], "id"), f"the square {sid!r} cannot be reached from any start square")
     if errors:

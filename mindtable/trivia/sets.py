@@ -287,6 +287,7 @@ def _parse_booklet(
             c.error((*path, "id"), f"duplicate id {q.id!r} (first used by question {seen[q.id] + 1})")
             continue
         seen[q.id] = i
+        assert isinstance(number, int) and isinstance(slot, int)
         slots = numbers.setdefault(number, {})
         if slot in slots:
             c.error((*path, "slot"), f"number {number} already has a slot {slot} (question {slots[slot][1] + 1})")
@@ -383,7 +384,7 @@ def _parse_typed(data: dict[str, Any], qset: QuestionSet, c: _Collector, default
                         (*path, "options"),
                         f"a roulette card has exactly {ROULETTE_OPTIONS} options (a-d), got {_type_name(options)}",
                     )
-            extra = {"topic": card_topic} if card_topic else {}
+            extra: dict[str, Any] = {"topic": card_topic} if card_topic else {}
             body["category"] = category_key(card_topic) or "" if card_topic else ""
             q = _question(body, path, c, defaults, str(qset.path), line(path), extra)
             if q is not None:
@@ -413,7 +414,7 @@ def _parse_typed(data: dict[str, Any], qset: QuestionSet, c: _Collector, default
                 body["id"] = f"{cid}/{j + 1}"
                 if spec.kind is not None:
                     body.setdefault("kind", spec.kind)
-                extra: dict[str, Any] = {}
+                extra = {}
                 topic = entry.get("topic")
                 if "topic" in entry:
                     if not isinstance(topic, str) or not topic.strip():
@@ -542,7 +543,7 @@ def load_set(path: str | os.PathLike[str]) -> QuestionSet:
 
 def load_sets(paths: Iterable[str | os.PathLike[str]]) -> list[QuestionSet]:
     """Every set file named (directories: every YAML file below them, sorted)."""
-    out = []
+    out: list[QuestionSet] = []
     for target in paths:
         p = Path(target)
         files = sorted(f for s in BANK_SUFFIXES for f in p.rglob(f"*{s}")) if p.is_dir() else [p]

@@ -5,6 +5,7 @@ sees, the verdict that counts, who decided it, and the score the game gives for 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +17,16 @@ from mindtable.trivia.quiz import open_ask
 from tests.core.test_conformance import test_random_play_respects_the_protocol as conformance
 from tests.reference_quiz import GAME
 
-mindtable.register_game(GAME)
+
+@pytest.fixture(autouse=True, scope="module")
+def _quiz_relay_registered() -> Iterator[None]:
+    """Quiz Relay is registered while these tests run, and only then (other tests list the registered games)."""
+    from mindtable.core import registry
+
+    mindtable.register_game(GAME)
+    yield
+    registry._loaded.pop(GAME.id, None)
+
 
 ANSWERER, READER, OTHER = 0, 2, 1  # with three players, the reader is the answerer's right (seat 2)
 
