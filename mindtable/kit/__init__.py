@@ -1,8 +1,4 @@
-<<<<<<< HEAD
-"""The tabletop kit: dice, decks, token supplies and boards, as helpers over JSON state; and small shared pieces
-=======
 """The tabletop kit: dice, decks, token supplies and boards, as helpers over JSON state, and small shared pieces
->>>>>>> quiz
 that games and surfaces both use (``names``: bot names, terminal keys). Game-free; imports only the core. See
 ``docs/kit.md``."""
 
