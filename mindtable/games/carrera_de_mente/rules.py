@@ -564,6 +564,7 @@ class CarreraDeMente(Game):
     min_players = 2
     max_players = 6
     order = 30
+    web_module = "carrera-de-mente"
     moves = MOVES
     codes = CODES
     rules_revision = 1
