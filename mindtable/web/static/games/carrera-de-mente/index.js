@@ -33,8 +33,7 @@ export function mount(root, ctx) {
   let lastView = null;
 
   const send = (action) => ctx.send(action).catch(() => {});
-  const name = (seat) => (seat === ctx.seat ? t("cm.you") : ctx.seatName(seat));
-  const topicName = (view, topic) => (view.titles && view.titles[topic]) || t(`cm.topic.${topic}`);
+  const topicName = (view, topic) => (t.has && t.has(`cm.topic.${topic}`) ? t(`cm.topic.${topic}`) : (view.titles && view.titles[topic]) || topic);
 
   function statusLine(view) {
     const mine = view.turn === ctx.seat;
@@ -42,7 +41,8 @@ export function mount(root, ctx) {
       roll: "cm.step.roll", lap: "cm.step.lap", topic: "cm.step.topic", number: "cm.step.number",
       ask: "cm.step.ask", steal: "cm.step.steal", over: "cm.step.over",
     }[view.phase] || "cm.step.roll";
-    return t(mine ? `${key}_you` : key, { name: ctx.seatName(view.turn), asker: name(view.asker) });
+    if (view.phase === "ask" && view.asker === ctx.seat) return t("cm.step.ask_asker_you", { name: ctx.seatName(view.turn) });
+    return t(mine ? `${key}_you` : key, { name: ctx.seatName(view.turn), asker: ctx.seatName(view.asker) });
   }
 
   function update(msg) {
