@@ -146,3 +146,87 @@ def test_a_person_plays_a_short_game_of_carrera_de_mente(browser: Any, server_ur
     assert errors == []
     watcher.close()
     context.close()
+
+
+def _act(page: Any, done: set[str], decisions: list[int], shots: Path) -> bool:
+    """Take the action this seat's page offers, through its buttons; False when there is none."""
+    state = page.evaluate("window.mindtableShell && window.mindtableShell.lastState")
+    if not state or not state.get("legal"):
+        return False
+    legal = {a["type"] for a in state["legal"]}
+    ask = state["view"].get("ask")
+    if "roll" in legal:
+        page.click('[data-testid="cm-roll"]')
+    elif "roll_number" in legal:
+        page.click('[data-testid="cm-roll-number"]')
+    elif "topic" in legal:
+        page.locator('[data-testid^="cm-topic-"]').last.click()
+        done.add("topic")
+    elif "lap_prize" in legal:
+        page.locator('[data-testid^="cm-lap-"]').first.click()
+        done.add("lap")
+    elif "steal" in legal:
+        if "steal" not in done:
+            page.screenshot(path=str(shots / "carrera-hotseat-steal.png"), full_page=True)
+        page.locator('[data-testid^="cm-steal-"]').first.click()
+        done.add("steal")
+    elif "ask_confirm" in legal:
+        page.wait_for_selector('[data-testid="quiz-reader-answer"]')
+        decisions.append(1)
+        if len(decisions) % 3:  # two answers in three made right by the asker, the third left wrong
+            page.click('[data-testid="quiz-overrule"]')
+            done.add("overrule")
+        else:
+            page.click('[data-testid="quiz-confirm"]')
+    elif "ask_answer" in legal:
+        assert ask["role"] == "answerer" and "card" not in ask
+        if page.locator('[data-testid="quiz-reader-card"]').count():
+            raise AssertionError("the answering seat's page shows the asker's card")
+        page.fill('[data-testid="quiz-input"]', "no idea")
+        page.click('[data-testid="quiz-send"]')
+    else:
+        return False
+    page.wait_for_function(
+        "(n) => window.mindtableShell.lastState && window.mindtableShell.lastState.seq > n", arg=state.get("seq", -1)
+    )
+    return True
+
+
+def test_two_people_play_hot_seat_one_page_per_seat(browser: Any, server_url: str, screenshots: Path) -> None:
+    """Two people, one page each (hot-seat on one machine or one device each): every question is answered on
+    the answering seat's page and decided on the asker's; the asker overrules two wrong answers in three to right,
+    so pegs move five, win stars, laps and steals, until the turn limit ends the game."""
+    first = post_json(
+        f"{server_url}/api/rooms",
+        {
+            "game": GAME_ID,
+            "players": 2,
+            "name": "Ana",
+            "options": {"board": "small", "variant_short": True, "turn_limit": 6},
+        },
+    )
+    code = first["code"]
+    second = post_json(f"{server_url}/api/rooms/{code}/join", {"name": "Beto"})
+    ana_context, ana = _seat_page(browser, server_url, code, first["seat"], first["token"], "en-US")
+    beto_context, beto = _seat_page(browser, server_url, code, second["seat"], second["token"], "es-ES")
+    errors: list[str] = []
+    for page in (ana, beto):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.wait_for_selector('[data-testid="cm-board"] svg.mt-board')
+    done: set[str] = set()
+    decisions: list[int] = []
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and get_json(f"{server_url}/api/rooms/{code}")["status"] != "over":
+        acted = _act(ana, done, decisions, screenshots) or _act(beto, done, decisions, screenshots)
+        if not acted:
+            ana.wait_for_timeout(100)
+    assert get_json(f"{server_url}/api/rooms/{code}")["status"] == "over"
+    for page, name in ((ana, "carrera-hotseat-over-en.png"), (beto, "carrera-hotseat-over-es.png")):
+        page.wait_for_selector('#over-panel [data-testid="cm-summary"]')
+        page.screenshot(path=str(screenshots / name), full_page=True)
+    assert "overrule" in done
+    record = get_json(f"{server_url}/api/rooms/{code}/record")
+    assert {a["seat"] for a in record["actions"] if a["type"] == "ask_answer"} == {0, 1}
+    assert errors == []
+    ana_context.close()
+    beto_context.close()
