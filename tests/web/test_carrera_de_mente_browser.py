@@ -19,9 +19,13 @@ TIMEOUT_MS = 10_000
 GAME_ID = "carrera-de-mente"
 
 
-def _seat_page(browser: Any, server_url: str, code: str, seat: int, token: str, locale: str) -> tuple[Any, Any]:
+def _seat_page(
+    browser: Any, server_url: str, code: str, seat: int, token: str, locale: str, on_socket: Any = None
+) -> tuple[Any, Any]:
     context = browser.new_context(viewport={"width": 1200, "height": 950}, locale=locale)
     page = context.new_page()
+    if on_socket is not None:
+        page.on("websocket", on_socket)
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(f"{server_url}/index.html")
     page.evaluate(
@@ -207,8 +211,13 @@ def test_two_people_play_hot_seat_one_page_per_seat(browser: Any, server_url: st
     )
     code = first["code"]
     second = post_json(f"{server_url}/api/rooms/{code}/join", {"name": "Beto"})
-    ana_context, ana = _seat_page(browser, server_url, code, first["seat"], first["token"], "en-US")
-    beto_context, beto = _seat_page(browser, server_url, code, second["seat"], second["token"], "es-ES")
+    refused: list[str] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framereceived", lambda frame: refused.append(frame) if '"kind":"rejected"' in str(frame) else None)
+
+    ana_context, ana = _seat_page(browser, server_url, code, first["seat"], first["token"], "en-US", watch)
+    beto_context, beto = _seat_page(browser, server_url, code, second["seat"], second["token"], "es-ES", watch)
     errors: list[str] = []
     for page in (ana, beto):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -225,6 +234,7 @@ def test_two_people_play_hot_seat_one_page_per_seat(browser: Any, server_url: st
         page.wait_for_selector('#over-panel [data-testid="cm-summary"]')
         page.screenshot(path=str(screenshots / name), full_page=True)
     assert "overrule" in done
+    assert refused == [], f"a page sent an action the server refused (a notice would say so): {refused[:3]}"
     record = get_json(f"{server_url}/api/rooms/{code}/record")
     assert {a["seat"] for a in record["actions"] if a["type"] == "ask_answer"} == {0, 1}
     assert errors == []

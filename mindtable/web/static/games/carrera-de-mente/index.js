@@ -28,7 +28,11 @@ export function mount(root, ctx) {
   const actions = h("div", { class: "cm-actions", "data-testid": "cm-actions" });
   const quizBox = h("div", {});
   const lastBox = h("div", { "data-testid": "cm-last" });
-  const quiz = mountQuiz(quizBox, ctx);
+  // The shared box sends what is typed (ask_type) a moment after the last key; once the answer is sent (or the
+  // question is over) that draft is dropped here instead of being refused by the server with a notice.
+  let lastLegal = [];
+  const quizCtx = { ...ctx, send: (action) => (action.type === "ask_type" && !lastLegal.some((a) => a.type === "ask_type") ? Promise.resolve() : ctx.send(action)) };
+  const quiz = mountQuiz(quizBox, quizCtx);
   fill(root, h("div", { class: "cm-left" }, status, players, boardBox), h("div", { class: "cm-right" }, dice, actions, quizBox, lastBox));
   let lastView = null;
 
@@ -49,6 +53,7 @@ export function mount(root, ctx) {
     const view = msg.view;
     lastView = view;
     const legal = msg.legal || [];
+    lastLegal = legal;
     const can = (type) => legal.filter((a) => a.type === type);
     root.dataset.phase = view.phase;
     root.dataset.turn = String(view.turn);
