@@ -6,6 +6,7 @@ and unsupported parts may have been reported), 1 = errors (or, with ``--strict``
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +30,7 @@ from mindtable.trivia.bank import (
 from mindtable.trivia.formats import FORMATS, detect_format, export_questions, import_questions
 from mindtable.trivia.judge import JUDGE_OPTIONS, judge_answer
 from mindtable.trivia.model import Question
+from mindtable.trivia.sets import GAME_PROFILES, QuestionSet, fit, validate_set
 from mindtable.trivia.stats import bank_stats, find_duplicates
 
 questions_app = typer.Typer(
@@ -76,10 +78,27 @@ def _bank_files(targets: Sequence[str]) -> tuple[list[Path], list[Problem]]:
     return files, problems
 
 
+_SET_FILE = re.compile(r"^(?:booklet|cards)[ \t]*:", re.MULTILINE)
+
+
+def _is_set_file(file: Path) -> bool:
+    """Whether ``file`` is a booklet or a card set (``mindtable.trivia.sets``) rather than a plain bank."""
+    try:
+        return bool(_SET_FILE.search(file.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def _load(targets: Sequence[str]) -> tuple[list[Question], list[Problem], int]:
     files, problems = _bank_files(targets)
     questions: list[Question] = []
     for file in files:
+        if _is_set_file(file):
+            qset, found = validate_set(file)
+            problems.extend(found)
+            if qset is not None:
+                questions.extend(qset.questions)
+            continue
         bank, found = validate_bank(file)
         problems.extend(found)
         if bank is not None:
@@ -283,6 +302,48 @@ def judge_command(
     mark = "[green]correct[/]" if verdict.correct else "[red]wrong[/]"
     console.print(f"{mark}: {escape(verdict.reason)}")
     raise typer.Exit(0 if verdict.correct else 1)
+
+
+@questions_app.command("fit")
+def fit_command(
+    banks: Annotated[list[str], typer.Argument(help="bank or set files, folders or bank names")],
+    game: Annotated[str, typer.Option("--game", help=f"the quiz game: {', '.join(GAME_PROFILES)}")],
+    per_game: Annotated[
+        int | None, typer.Option(help="units one game uses (questions per topic, cards, cards per type)", min=1)
+    ] = None,
+    seed: Annotated[int, typer.Option(help="seed for numbering and dealing generated booklets and cards")] = 0,
+    language: Annotated[str | None, typer.Option(help="only sets in this language (en, es, et)")] = None,
+) -> None:
+    """How many full games of a quiz game the banks can feed without repeating a question.
+
+    Sets already in the game's shape (booklets, category cards, typed cards) count as they are; plain
+    questions are made into that shape through the game's topic mapping (docs/trivia.md). Exit code 0 when
+    at least one full game fits, 1 when none does, 2 on bad usage or invalid files.
+    """
+    console = _console()
+    if game not in GAME_PROFILES:
+        console.print(f"[red]error[/] no quiz profile for {escape(game)!r}; quiz games: {', '.join(GAME_PROFILES)}")
+        raise typer.Exit(2)
+    files, problems = _bank_files(banks)
+    sets: list[QuestionSet] = []
+    for file in files:
+        qset, found = validate_set(file)
+        problems.extend(found)
+        if qset is not None and (language is None or qset.language == language):
+            sets.append(qset)
+    _print_problems(console, problems)
+    if any(p.severity == "error" for p in problems):
+        raise typer.Exit(2)
+    report = fit(sets, game, per_game=per_game, seed=seed)
+    table = Table(title=f"{game}: {report.note}", title_justify="left")
+    for column in ("Unit", "Available", "Per game", "Games"):
+        table.add_column(column, justify="left" if column == "Unit" else "right")
+    for unit, available, need, games in report.rows:
+        table.add_row(escape(unit), str(available), str(need), str(games))
+    console.print(table)
+    made = " (plain questions made into the game's shape)" if report.generated else ""
+    console.print(f"{len(files)} files{made}: [bold]{report.games}[/] full games of {game} without a repeat")
+    raise typer.Exit(0 if report.games > 0 else 1)
 
 
 def register(app: typer.Typer) -> None:

@@ -101,6 +101,15 @@ class Question:
     def with_origin(self, file: str, line: int) -> Question:
         return replace(self, origin=Origin(file, line))
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON for states, records and the wire (see :func:`question_to_dict`)."""
+        return question_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Question:
+        """The question of :meth:`to_dict`'s JSON (see :func:`question_from_dict`)."""
+        return question_from_dict(data)
+
 
 def format_number(value: float | None) -> str:
     """``1822.0`` → ``'1822'``, ``3.5`` → ``'3.5'``."""
@@ -109,3 +118,127 @@ def format_number(value: float | None) -> str:
     if float(value).is_integer():
         return str(int(value))
     return repr(float(value))
+
+
+# --- JSON (for states, records and the wire) ----------------------------------------------------------------
+
+_TUPLE_FIELDS = ("accepted", "rejected", "options", "items", "tags")
+_OPTIONAL_FIELDS = ("correct", "count", "value", "tolerance", "tolerance_pct", "difficulty")
+
+
+def question_to_dict(q: Question) -> dict[str, Any]:
+    """``q`` as plain JSON (fields at their defaults left out; the origin is not kept).
+
+    >>> q = Question(id="q1", kind="text", prompt="Capital of Australia?", answer="CANBERRA", accepted=("Canbera",))
+    >>> question_to_dict(q)
+    {'id': 'q1', 'kind': 'text', 'prompt': 'Capital of Australia?', 'answer': 'CANBERRA', 'accepted': ['Canbera']}
+    >>> question_from_dict(question_to_dict(q)) == q
+    True
+    """
+    out: dict[str, Any] = {"id": q.id, "kind": q.kind, "prompt": q.prompt}
+    if q.answer:
+        out["answer"] = q.answer
+    for name in _TUPLE_FIELDS:
+        value = getattr(q, name)
+        if value:
+            out[name] = list(value)
+    for name in _OPTIONAL_FIELDS:
+        value = getattr(q, name)
+        if value is not None:
+            out[name] = value
+    for name in ("unit", "category", "check", "note"):
+        value = getattr(q, name)
+        if value:
+            out[name] = value
+    if q.person:
+        out["person"] = True
+    if q.language != "en":
+        out["language"] = q.language
+    if q.extra:
+        out["extra"] = dict(q.extra)
+    return out
+
+
+def question_from_dict(data: Mapping[str, Any]) -> Question:
+    """The :class:`Question` of :func:`question_to_dict`'s JSON; a missing ``id``, ``kind`` or ``prompt`` or an
+    unknown kind raises ``ValueError`` naming the field."""
+    for name in ("id", "kind", "prompt"):
+        if not isinstance(data.get(name), str):
+            raise ValueError(f"question.{name}: missing or not a text")
+    if data["kind"] not in KINDS:
+        raise ValueError(f"question.kind: must be one of {', '.join(KINDS)}, got {data['kind']!r}")
+    known = {f for f in Question.__dataclass_fields__ if f != "origin"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"question.{unknown[0]}: unknown field")
+    values: dict[str, Any] = dict(data)
+    for name in _TUPLE_FIELDS:
+        if name in values:
+            values[name] = tuple(values[name])
+    if "extra" in values:
+        values["extra"] = dict(values["extra"])
+    return Question(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card (or a booklet number) holding one or more questions, as the reader holds it.
+
+    ``type`` says what kind of card it is (``"booklet"`` for a booklet number with its slots, ``"category"`` for
+    a card with one question per category, or a card type such as ``"double"``), ``pack`` the pack it belongs
+    to, ``topic`` the booklet topic or card topic, and ``extra`` anything else the set printed on it (for a
+    booklet number: ``{"number": 325}``). Each question carries its own topic, penalty or slot in its
+    ``extra`` (see :mod:`mindtable.trivia.sets`).
+
+    >>> card = Card(id="c1", type="category", questions=(Question(id="c1/sport", kind="truefalse",
+    ...             prompt="Chess is a sport.", answer="true", category="sport"),))
+    >>> Card.from_dict(card.to_dict()) == card
+    True
+    """
+
+    id: str
+    questions: tuple[Question, ...]
+    type: str = ""
+    pack: str = ""
+    topic: str = ""
+    language: str = "en"
+    extra: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    origin: Origin = field(default_factory=Origin, compare=False, hash=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "questions": [question_to_dict(q) for q in self.questions]}
+        for name in ("type", "pack", "topic"):
+            value = getattr(self, name)
+            if value:
+                out[name] = value
+        if self.language != "en":
+            out["language"] = self.language
+        if self.extra:
+            out["extra"] = dict(self.extra)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Card:
+        if not isinstance(data.get("id"), str):
+            raise ValueError("card.id: missing or not a text")
+        questions = data.get("questions")
+        if not isinstance(questions, list) or not questions:
+            raise ValueError("card.questions: must be a non-empty list")
+        return cls(
+            id=data["id"],
+            questions=tuple(question_from_dict(q) for q in questions),
+            type=str(data.get("type", "")),
+            pack=str(data.get("pack", "")),
+            topic=str(data.get("topic", "")),
+            language=str(data.get("language", "en")),
+            extra=dict(data.get("extra", {})),
+        )
+
+    def question(self, key: int | str) -> tuple[int, Question]:
+        """The question at index ``key``, or the one whose category is ``key``; ``KeyError`` if none."""
+        if isinstance(key, int):
+            return key, self.questions[key]
+        for index, q in enumerate(self.questions):
+            if q.category == key:
+                return index, q
+        raise KeyError(f"card {self.id} has no question for {key!r}")
