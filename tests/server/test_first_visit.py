@@ -58,7 +58,7 @@ def test_the_lobby_lists_every_registered_game_and_marks_the_coming_ones(client)
     assert {game_id: available.get(game_id) for game_id in ids if game_id != "riddle-relay"} == {
         "the-mind": True,
         "neurorace": True,
-        "carrera-de-mente": False,
+        "carrera-de-mente": True,
         "caida-libre": False,
         "eesti-malumang": False,
     }
