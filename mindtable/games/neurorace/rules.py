@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -520,6 +520,23 @@ class NeuroRace(Game):
             "hidden": HIDDEN,
             "outcome": state["outcome"],
         }
+
+    def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        # Speed (issue 14): the public part once for all seats; a seat's own is "you" and its hand's down side.
+        public = self.view(state, None)
+        views = {}
+        for seat in seats:
+            view = public.copy()
+            view["you"] = seat
+            hand = state["players"][seat]["hand"]
+            if hand is not None:
+                players = list(public["players"])
+                mine = dict(players[seat])
+                mine["hand"] = dict(mine["hand"], down=side_dict(tile_side(hand["tile"], 1 - hand["up"])))
+                players[seat] = mine
+                view["players"] = players
+            views[seat] = view
+        return views
 
     def result(self, state: State) -> Result | None:
         outcome = state["outcome"]

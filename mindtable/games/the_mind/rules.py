@@ -6,7 +6,7 @@ See ``docs/rules/the-mind.md`` for the sentence of the book each rule implements
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from mindtable.core.codes import refuse
@@ -257,6 +257,18 @@ class TheMind(Game):
             "blind_levels": state["blind_levels"],
             "normal_won": state["normal_won"],
         }
+
+    def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        # Speed (issue 14): the public part once for all seats; only "seat" and "hand" are a seat's own.
+        public = self.view(state, None)
+        hands = state["hands"]
+        views = {}
+        for seat in seats:
+            view = public.copy()
+            view["seat"] = seat
+            view["hand"] = list(hands[seat])
+            views[seat] = view
+        return views
 
     def result(self, state: State) -> Result | None:
         phase = state["phase"]
