@@ -114,7 +114,8 @@ def make_bot(seat: int, seed: int = 0, knows: float = 0.6, think_ms: int = 15_00
     unknown = set(by_topic) - set(CATEGORIES)
     if unknown:
         raise ValueError(f"unknown categories {sorted(unknown)}; the categories are {', '.join(CATEGORIES)}")
-    profile = KnowledgeProfile(default=float(knows), by_topic={k: float(v) for k, v in by_topic.items()},
-                               ask_options=False)
+    profile = KnowledgeProfile(
+        default=float(knows), by_topic={k: float(v) for k, v in by_topic.items()}, ask_options=False
+    )
     inner = KnowledgeBot(seat, seed, library=library(), profile=profile, other=Chooser(seat, seed, profile))
     return EestiBot(inner, int(think_ms))

@@ -25,12 +25,14 @@ time runs out — a server-side deadline, ``em_time_up`` — most cards wins); o
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import zlib
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -144,7 +146,9 @@ def read_board_file(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise InvalidOptions(f"board_file {str(path)!r} cannot be read: {exc.strerror or exc}", option="board_file") from None
+        raise InvalidOptions(
+            f"board_file {str(path)!r} cannot be read: {exc.strerror or exc}", option="board_file"
+        ) from None
     try:
         board = parse_board(text, str(path))
     except BoardError as exc:
@@ -154,6 +158,36 @@ def read_board_file(path: str | Path) -> dict[str, Any]:
         raise InvalidOptions(f"board_file {str(path)!r}: {problems[0]}", option="board_file")
     data: dict[str, Any] = yaml.safe_load(text)
     return data
+
+
+_CARDS: dict[str, dict[str, dict[str, Any]]] = {}
+
+
+def pack_cards(cards: Mapping[str, Any]) -> str:
+    """The match's question cards as one text: their JSON, zlib-compressed, in base64.
+
+    Every match pins the whole box of cards (100 cards, 600 questions) in its state so that a record replays
+    with no content file; as one short ASCII text a snapshot, a comparison or a replay copies them as one value
+    (as plain JSON objects they made every snapshot ~30 times slower). :func:`unpack_cards` reads it back.
+    """
+    raw = json.dumps(cards, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+def unpack_cards(text: str) -> dict[str, dict[str, Any]]:
+    cards: dict[str, dict[str, Any]] = json.loads(zlib.decompress(base64.b64decode(text)).decode("utf-8"))
+    return cards
+
+
+def cards_of(state: State) -> dict[str, dict[str, Any]]:
+    """The match's question cards by id, from the text pinned in its state (unpacked once per text)."""
+    text: str = state["cards"]
+    cards = _CARDS.get(text)
+    if cards is None:
+        if len(_CARDS) > 8:
+            _CARDS.clear()
+        cards = _CARDS[text] = unpack_cards(text)
+    return cards
 
 
 _BOARDS: dict[str, Board] = {}
@@ -211,7 +245,7 @@ def on_path(state: State, seat: int) -> bool:
 
 
 def asker_of(state: State, seat: int) -> int:
-    """"The player to your left" reads the question (and chooses the final category)."""
+    """ "The player to your left" reads the question (and chooses the final category)."""
     return left_of(seat, state["players"])
 
 
@@ -267,7 +301,7 @@ def _ask(state: State, seat: int, category: str, reason: str, at: int | None, rn
     options = state["options"]
     reader = asker_of(state, seat)
     state["ask"], events = open_ask(
-        state["cards"][card_id],
+        cards_of(state)[card_id],
         reader=reader,
         answerers=[seat],
         players=state["players"],
@@ -394,7 +428,7 @@ def _place(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
 
 
 def _start(state: State, rng: Rng) -> list[Event]:
-    """"Then the die is rolled, and the player who rolls the highest number starts. Turn order goes clockwise.\""""
+    """ "Then the die is rolled, and the player who rolls the highest number starts. Turn order goes clockwise.\""""
     first, rounds = roll_off(rng, range(state["players"]))
     state["start_rolls"] = [{str(k): v for k, v in r.items()} for r in rounds]
     state["turn"] = new_turn(state["players"], first)
@@ -419,8 +453,12 @@ def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     stop_at = estonia_spaces(board) if complete else ()
     landings: list[Landing] = reachable(board, state["pawns"][seat], die, _directions(state), stop_at=stop_at)
     state["landings"] = [
-        {"square": lnd.square, "direction": "clockwise" if lnd.direction == "forward" else "anticlockwise",
-         "path": list(lnd.path), "steps": die - lnd.steps_left}
+        {
+            "square": lnd.square,
+            "direction": "clockwise" if lnd.direction == "forward" else "anticlockwise",
+            "path": list(lnd.path),
+            "steps": die - lnd.steps_left,
+        }
         for lnd in landings
     ]
     squares = _landing_squares(state, seat)
@@ -440,8 +478,9 @@ def _land(state: State, seat: int, square: str, at: int | None, rng: Rng) -> lis
     landing = next(lnd for lnd in state["landings"] if lnd["square"] == square)
     state["pawns"][seat] = square
     state["landings"] = []
-    events = [Event("moved", {"seat": seat, "square": square, "direction": landing["direction"],
-                              "steps": landing["steps"]})]
+    events = [
+        Event("moved", {"seat": seat, "square": square, "direction": landing["direction"], "steps": landing["steps"]})
+    ]
     if state["variant"] == "standard" and held_all(state, seat) and board.squares[square].special == ESTONIA:
         # "head for the Estonia space ... After reaching the Estonia space, you may begin moving toward the
         # finish square on your next turn."
@@ -554,20 +593,41 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
 
 MOVES = MoveTable(
     [
-        Move("place", _place, _gate_place, phases=("place",),
-             params=(Param.choice("square", _corners, explain=_explain_corner),),
-             help="put your piece on an Estonia space (several pieces may share one)"),
+        Move(
+            "place",
+            _place,
+            _gate_place,
+            phases=("place",),
+            params=(Param.choice("square", _corners, explain=_explain_corner),),
+            help="put your piece on an Estonia space (several pieces may share one)",
+        ),
         Move("roll", _roll, _gate_roll, phases=("roll",), help="roll the die"),
-        Move("move", _move, _gate_turn, phases=("move",), phase_refusal="em_roll_first",
-             params=(Param.choice("to", _landing_squares, explain=_explain_landing, labels=_landing_labels),),
-             help="move your piece: one square in each direction"),
-        Move("category", _category, _gate_turn, phases=("category",),
-             params=(Param.choice("category", _categories, explain=_explain_category),),
-             help="choose the category (Estonia space)"),
+        Move(
+            "move",
+            _move,
+            _gate_turn,
+            phases=("move",),
+            phase_refusal="em_roll_first",
+            params=(Param.choice("to", _landing_squares, explain=_explain_landing, labels=_landing_labels),),
+            help="move your piece: one square in each direction",
+        ),
+        Move(
+            "category",
+            _category,
+            _gate_turn,
+            phases=("category",),
+            params=(Param.choice("category", _categories, explain=_explain_category),),
+            help="choose the category (Estonia space)",
+        ),
         Move("path", _path, _gate_turn, phases=("path",), help="take the question of your finish-path circle"),
-        Move("final_category", _final_category, _gate_final, phases=("final_category",),
-             params=(Param.choice("category", _categories, explain=_explain_category),),
-             help="(the player to the left) choose the category of the final question"),
+        Move(
+            "final_category",
+            _final_category,
+            _gate_final,
+            phases=("final_category",),
+            params=(Param.choice("category", _categories, explain=_explain_category),),
+            help="(the player to the left) choose the category of the final question",
+        ),
         *ask_moves(on_decided=_decided),
         Move("em_time_up", _time_up, _gate_time_up, system=True),
     ],
@@ -578,17 +638,34 @@ MOVES = MoveTable(
 def _option_schema() -> tuple[Option, ...]:
     return (
         Option("language", str, default="et", choices=LANGUAGES, help="language of the question cards"),
-        Option("variant", str, default="standard", choices=VARIANTS,
-               help="standard; outer_track (variant 1); cards_only (variant 2)"),
+        Option(
+            "variant",
+            str,
+            default="standard",
+            choices=VARIANTS,
+            help="standard; outer_track (variant 1); cards_only (variant 2)",
+        ),
         Option("clockwise_only", bool, default=False, help="variant 3: pieces move only clockwise"),
-        Option("game_minutes", int, default=30, minimum=1, maximum=240,
-               help="cards_only: the agreed game time, in minutes"),
-        Option("cards_category", str, default="answerer", choices=("answerer", "die"),
-               help="cards_only: who names the category (the answering player, or the die)"),
-        Option("team_members", int, default=1, minimum=1, maximum=6,
-               help="variant 4: players in each team (1: no teams)"),
-        Option("team_answer", str, default="rotate", choices=("rotate", "consult"),
-               help="teams: a different member answers each time, or the team consults and gives one answer"),
+        Option(
+            "game_minutes", int, default=30, minimum=1, maximum=240, help="cards_only: the agreed game time, in minutes"
+        ),
+        Option(
+            "cards_category",
+            str,
+            default="answerer",
+            choices=("answerer", "die"),
+            help="cards_only: who names the category (the answering player, or the die)",
+        ),
+        Option(
+            "team_members", int, default=1, minimum=1, maximum=6, help="variant 4: players in each team (1: no teams)"
+        ),
+        Option(
+            "team_answer",
+            str,
+            default="rotate",
+            choices=("rotate", "consult"),
+            help="teams: a different member answers each time, or the team consults and gives one answer",
+        ),
         Option("answer_seconds", int, default=0, choices=(0, 30, 60, 120), help="time to answer (0: no limit)"),
         Option("confirm_seconds", int, default=0, choices=(0, 30), help="time the reader has to decide"),
         Option("board_file", str, default="", help="another board file (YAML) to play on"),
@@ -607,7 +684,7 @@ class EestiMalumang(Game):
     rules_revision = 1
     progress_label = "Estonia cards"
     option_schema = _option_schema()
-    bots = {
+    bots: ClassVar[Mapping[str, str]] = {
         "knowing": "mindtable.games.eesti_malumang.bots:make_bot",
         "random": "mindtable.core.bots:RandomBot",
     }
@@ -619,11 +696,8 @@ class EestiMalumang(Game):
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         variant = options["variant"]
-        if options["board_file"]:
-            board_data = read_board_file(options["board_file"])
-        else:
-            board_data = _default_board_data()
-        cards = {cid: dict(card) for cid, card in content_cards(options["language"]).items()}
+        board_data = read_board_file(options["board_file"]) if options["board_file"] else _default_board_data()
+        cards = content_cards(options["language"])
         order = sorted(cards)
         rng.shuffle(order)
         state: State = {
@@ -632,7 +706,8 @@ class EestiMalumang(Game):
             "variant": variant,
             "board": board_data if variant != "cards_only" else None,
             "board_key": board_key(board_data) if variant != "cards_only" else None,
-            "cards": cards,
+            # The cards are pinned in the state as one value, packed (see pack_cards).
+            "cards": pack_cards(cards),
             "piles": [order[i::PILES] for i in range(PILES)],
             "next_pile": 0,
             "drawn_from": None,
@@ -716,7 +791,9 @@ class EestiMalumang(Game):
             "ended": state["ended"],
             "ends_at": state["ends_at"],
             "time_over": state["time_over"],
-            "teams": [{"members": len(t["members"]), "answering": _member(state, s)} for s, t in enumerate(state["teams"])],
+            "teams": [
+                {"members": len(t["members"]), "answering": _member(state, s)} for s, t in enumerate(state["teams"])
+            ],
             "team_answer": state["options"]["team_answer"] if state["teams"] else None,
             "categories": list(CATEGORIES),
             "board": board_view(state) if state["board"] is not None else None,
@@ -740,8 +817,12 @@ class EestiMalumang(Game):
             best = max(scores)
             winners = tuple(s for s in range(players) if scores[s] == best)  # ties share the win
         questions = sum(v[0] + v[1] for s in state["stats"] for v in s.values())
-        return Result(winners, tuple(scores), state["ended"] or "over",
-                      {"progress": max(scores), "questions": questions, "turns": state["turn"]["number"]})
+        return Result(
+            winners,
+            tuple(scores),
+            state["ended"] or "over",
+            {"progress": max(scores), "questions": questions, "turns": state["turn"]["number"]},
+        )
 
     def next_deadline(self, state: State) -> Deadline | None:
         deadlines = []
