@@ -178,13 +178,13 @@ def test_a_finished_bot_game_replays_from_its_record_with_the_content_files_hidd
     record = json.loads(json.dumps(match.record()))
     monkeypatch.setattr(rules, "CONTENT", tmp_path / "no-content")
     monkeypatch.setattr(rules, "BOARD_FILE", tmp_path / "no-board.yaml")
-    rules.content_cards.cache_clear()
-    rules._default_board_text.cache_clear()
+    for cached in (rules.content_cards, rules.packed_content, rules._default_board_text, rules._default_board_json):
+        cached.cache_clear()
     monkeypatch.setattr(rules, "_CARDS", {})
     monkeypatch.setattr(rules, "_BOARDS", {})
     monkeypatch.setattr(rules, "_BOARD_VIEWS", {})
     again = mindtable.replay(record)
     assert again.result == result and again.snapshot() == match.snapshot()
     assert record["content"] is None  # nothing is read during play
-    rules.content_cards.cache_clear()
-    rules._default_board_text.cache_clear()
+    for cached in (rules.content_cards, rules.packed_content, rules._default_board_text, rules._default_board_json):
+        cached.cache_clear()

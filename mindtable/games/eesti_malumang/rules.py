@@ -174,6 +174,11 @@ def pack_cards(cards: Mapping[str, Any]) -> str:
     return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
+@cache
+def packed_content(language: str) -> str:
+    return pack_cards(content_cards(language))
+
+
 def unpack_cards(text: str) -> dict[str, dict[str, Any]]:
     cards: dict[str, dict[str, Any]] = json.loads(zlib.decompress(base64.b64decode(text)).decode("utf-8"))
     return cards
@@ -707,7 +712,7 @@ class EestiMalumang(Game):
             "board": board_data if variant != "cards_only" else None,
             "board_key": board_key(board_data) if variant != "cards_only" else None,
             # The cards are pinned in the state as one value, packed (see pack_cards).
-            "cards": pack_cards(cards),
+            "cards": packed_content(options["language"]),
             "piles": [order[i::PILES] for i in range(PILES)],
             "next_pile": 0,
             "drawn_from": None,
@@ -842,8 +847,13 @@ def _default_board_text() -> str:
     return BOARD_FILE.read_text(encoding="utf-8")
 
 
+@cache
+def _default_board_json() -> str:
+    return json.dumps(yaml.safe_load(_default_board_text()))
+
+
 def _default_board_data() -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load(_default_board_text())
+    data: dict[str, Any] = json.loads(_default_board_json())
     return data
 
 
