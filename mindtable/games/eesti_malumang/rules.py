@@ -687,7 +687,8 @@ class EestiMalumang(Game):
     moves = MOVES
     codes = CODES
     rules_revision = 1
-    progress_label = "Estonia cards"
+    progress_label = "questions asked"
+    terminal = "mindtable.games.eesti_malumang.terminal:run_terminal"
     option_schema = _option_schema()
     bots: ClassVar[Mapping[str, str]] = {
         "knowing": "mindtable.games.eesti_malumang.bots:make_bot",
@@ -826,7 +827,12 @@ class EestiMalumang(Game):
             winners,
             tuple(scores),
             state["ended"] or "over",
-            {"progress": max(scores), "questions": questions, "turns": state["turn"]["number"]},
+            {
+                "progress": questions,
+                "questions": questions,
+                "most_cards": max(scores),
+                "turns": state["turn"]["number"],
+            },
         )
 
     def next_deadline(self, state: State) -> Deadline | None:
