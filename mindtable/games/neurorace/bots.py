@@ -110,13 +110,17 @@ class SolverBot:
     def decide(self, observation: Observation) -> Decision | None:
         view = observation.view
         me = view["players"][self.seat]
-        signature = (view["phase"], view["round"], repr(me["slots"]), repr(me["hand"]), me["level"])
+        signature = (view["phase"], view["round"], repr(me["slots"]), repr(me["hand"]), me["level"], view.get("ready"))
         if signature != self._signature:
             self._signature = signature
             self._since = observation.now
             self._step += 1
         if view["phase"] == "ready":
-            if any(action["type"] == "start" for action in observation.legal_actions):
+            # A bot only ever marks itself ready; the round starts for everyone after the countdown.
+            legal = {action["type"] for action in observation.legal_actions}
+            if "ready" in legal:
+                return Decision({"type": "ready"}, self._since + self.start_delay_ms)
+            if "start" in legal:  # a match set up under rules revision 2 or older (any seat says START)
                 return Decision({"type": "start"}, self._since + self.start_delay_ms)
             return None
         if view["phase"] != "playing" or me["task"] is None:
