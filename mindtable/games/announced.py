@@ -3,4 +3,3 @@
 from mindtable.core.registry import Announced
 
 CAIDA_LIBRE = Announced("caida-libre", "Caída Libre", 2, 8, order=40)
-EESTI_MALUMANG = Announced("eesti-malumang", "Eesti mälumäng", 2, 6, order=50)
