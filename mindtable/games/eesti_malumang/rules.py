@@ -687,6 +687,7 @@ class EestiMalumang(Game):
     moves = MOVES
     codes = CODES
     rules_revision = 1
+    web_module = "eesti-malumang"
     progress_label = "questions asked"
     terminal = "mindtable.games.eesti_malumang.terminal:run_terminal"
     option_schema = _option_schema()

@@ -1,0 +1,146 @@
+// Eesti mälumäng: the board (js/board.js) with pieces, each player's Estonia cards, the die and the direction
+// choice (the squares each direction reaches are highlighted and clickable), who asks, the question through the
+// shared quiz components (js/quiz.js: the answering side's box, the asker's card with the answer and
+// confirm/overrule), the left player's category choice on the finish square, the variant-2 clock and a summary
+// at the end. Implements the game-module interface of docs/web.md.
+
+import { fill, h } from "../../js/common.js";
+import { drawBoard } from "../../js/board.js";
+import { mountQuiz } from "../../js/quiz.js";
+
+const FILL = { history: "#e03131", culture: "#f08c00", science: "#2f9e44", geography: "#1971c2", sport: "#f2c94c", varia: "#9c36b5" };
+
+function card(category, n, t) {
+  return h("span", { class: "em-card", style: `background:${FILL[category] || "#ccc"}`, title: t(`em.category.${category}`), "data-category": category }, n > 1 ? String(n) : "");
+}
+
+export function mount(root, ctx) {
+  const { t } = ctx;
+  root.classList.add("em");
+  const status = h("div", { class: "em-status", "data-testid": "em-status", "aria-live": "polite" });
+  const players = h("ul", { class: "em-players", "data-testid": "em-players" });
+  const boardBox = h("div", { class: "em-board", "data-testid": "em-board" });
+  const dieBox = h("div", { class: "em-dice", "data-testid": "em-dice" });
+  const actions = h("div", { class: "em-actions", "data-testid": "em-actions" });
+  const quizBox = h("div", {});
+  const lastBox = h("div", { "data-testid": "em-last" });
+  const quiz = mountQuiz(quizBox, ctx);
+  fill(root, h("div", { class: "em-left" }, status, players, boardBox), h("div", { class: "em-right" }, dieBox, actions, quizBox, lastBox));
+  let lastView = null;
+  let clockTimer = null;
+
+  const send = (action) => ctx.send(action).catch(() => {});
+  const catName = (c) => t(`em.category.${c}`);
+
+  function statusLine(view) {
+    const who = view.phase === "place" ? view.placing : view.turn;
+    const mine = who === ctx.seat;
+    const key = `em.step.${view.phase}`;
+    if (view.phase === "final_category") {
+      return t(view.asker === ctx.seat ? "em.step.final_category_you" : "em.step.final_category", { name: ctx.seatName(view.asker), player: ctx.seatName(view.turn) });
+    }
+    return t(mine && view.phase !== "over" ? `${key}_you` : key, { name: who == null ? "" : ctx.seatName(who), asker: view.asker == null ? "" : ctx.seatName(view.asker) });
+  }
+
+  function clockLine(view) {
+    if (view.variant !== "cards_only" || view.ends_at == null) return null;
+    const left = Math.max(0, view.ends_at - (ctx.now ? ctx.now() : 0));
+    return h("p", { class: "em-clock", "data-testid": "em-clock" }, view.time_over ? t("em.clock_over") : t("em.clock", { minutes: Math.round(view.ends_at / 60000) }), ctx.now ? ` (${Math.ceil(left / 1000)} s)` : "");
+  }
+
+  function update(msg) {
+    const view = msg.view;
+    lastView = view;
+    const legal = msg.legal || [];
+    const can = (type) => legal.filter((a) => a.type === type);
+    root.dataset.phase = view.phase;
+    fill(status,
+      h("p", { class: "em-turn", "data-testid": "em-turn" }, statusLine(view)),
+      view.asker != null && view.phase !== "over" && view.phase !== "place" ? h("p", { class: "muted", "data-testid": "em-asker" }, t(view.asker === ctx.seat ? "em.asker_you" : "em.asker", { name: ctx.seatName(view.asker) })) : null,
+      h("p", { class: "muted" }, t(`em.variant.${view.variant}`)),
+      clockLine(view));
+    fill(players, view.held.map((held, seat) => h("li", { class: seat === view.turn ? "em-current" : "", "data-seat": seat, "data-testid": `em-player-${seat}` },
+      h("span", { class: "em-peg", style: `background:${["#e8590c", "#7048e8", "#0c8599", "#c2255c", "#5c940d", "#495057"][seat % 6]}` }, String(seat + 1)),
+      h("span", { class: "em-name" }, ctx.seatName(seat), seat === ctx.seat ? ` (${t("em.you")})` : ""),
+      h("span", { class: "em-cards", "data-testid": `em-cards-${seat}` }, view.categories.filter((c) => held[c]).map((c) => card(c, held[c], t))),
+      h("span", { class: "muted" }, t("em.card_count", { n: view.variant === "cards_only" ? view.kept[seat] : view.cards[seat] })))));
+    // The board with pieces; the squares the die reaches are highlighted and clickable when it is this seat's move.
+    const moves = can("move");
+    const targets = new Set(moves.map((a) => a.to));
+    if (view.board) {
+      const pawns = view.pawns.map((sq, seat) => (sq == null ? null : { square: sq, seat, label: String(seat + 1), you: seat === ctx.seat })).filter(Boolean);
+      const places = can("place");
+      const highlight = [...(view.landings || []).map((l) => l.square), ...places.map((a) => a.square)];
+      const clickable = new Set([...targets, ...places.map((a) => a.square)]);
+      const svg = drawBoard(view.board, pawns, {
+        highlight,
+        onSquare: clickable.size ? (id) => {
+          if (targets.has(id)) send({ type: "move", to: id });
+          else if (clickable.has(id)) send({ type: "place", square: id });
+        } : undefined,
+      });
+      fill(boardBox, svg, h("ul", { class: "em-legend" }, view.categories.map((c) => h("li", {}, card(c, 1, t), " ", catName(c)))));
+    } else {
+      fill(boardBox, h("p", { class: "muted" }, t("em.no_board")));
+    }
+    fill(dieBox,
+      h("div", { class: "em-die-row" }, h("span", {}, t("em.die")), h("span", { class: "em-die", "data-testid": "em-die" }, view.die == null ? "·" : String(view.die))),
+      view.asking ? h("p", { "data-testid": "em-category" }, t("em.category", { category: catName(view.asking.category || view.asking) })) : null);
+    const buttons = [];
+    if (can("roll").length) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "em-roll", onclick: () => send({ type: "roll" }) }, t("em.roll")));
+    const places = can("place");
+    if (places.length) {
+      buttons.push(h("p", {}, t("em.choose_place")));
+      places.forEach((a) => buttons.push(h("button", { type: "button", "data-testid": `em-place-${a.square}`, onclick: () => send({ type: "place", square: a.square }) }, a.square)));
+    }
+    if (moves.length) {
+      buttons.push(h("p", {}, t("em.choose_move")));
+      moves.forEach((a) => {
+        const dirs = (view.landings || []).filter((l) => l.square === a.to).map((l) => t(`em.direction.${l.direction}`)).join(" / ");
+        buttons.push(h("button", { type: "button", "data-testid": `em-move-${a.to}`, onclick: () => send({ type: "move", to: a.to }) }, `${dirs || a.to} → ${a.to}`));
+      });
+    }
+    const cats = [...can("category"), ...can("final_category")];
+    if (cats.length) {
+      buttons.push(h("p", {}, t(can("final_category").length ? "em.choose_final" : "em.choose_category", { name: ctx.seatName(view.turn) })));
+      cats.forEach((a) => buttons.push(h("button", { type: "button", "data-testid": `em-category-${a.category}`, onclick: () => send({ type: a.type, category: a.category }) }, card(a.category, 1, t), " ", catName(a.category))));
+    }
+    if (can("path").length) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "em-path", onclick: () => send({ type: "path" }) }, t("em.path")));
+    fill(actions, buttons);
+    quiz.update(msg);
+    let last = null;
+    if (!view.ask && view.last && view.last.correct !== undefined) {
+      try { last = [h("h3", {}, t("em.last")), quiz.verdictLine(view.last)]; } catch { last = null; }
+    }
+    fill(lastBox, last);
+  }
+
+  function summaryOf(view) {
+    if (!view) return h("div", {});
+    const rows = view.held.map((held, seat) => h("tr", { "data-seat": seat },
+      h("td", {}, ctx.seatName(seat)),
+      h("td", {}, view.categories.filter((c) => held[c]).map((c) => card(c, held[c], t))),
+      h("td", {}, String(view.variant === "cards_only" ? view.kept[seat] : view.cards[seat]))));
+    return h("div", { class: "em em-summary", "data-testid": "em-summary" },
+      view.winner != null ? h("p", {}, t("em.winner", { name: ctx.seatName(view.winner) })) : null,
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("em.player")), h("th", {}, t("em.cards")), h("th", {}, t("em.count")))), h("tbody", {}, rows)));
+  }
+
+  return {
+    update,
+    summary(result, info) {
+      return summaryOf((info && info.view) || lastView);
+    },
+    destroy() {
+      if (clockTimer) clearInterval(clockTimer);
+      quiz.destroy();
+    },
+  };
+}
+
+export function describeAction(action) {
+  if (action.to) return `${action.type}: ${action.to}`;
+  if (action.square) return `${action.type}: ${action.square}`;
+  if (action.category) return `${action.type}: ${action.category}`;
+  return action.text ? `${action.type}: ${action.text}` : action.type;
+}
