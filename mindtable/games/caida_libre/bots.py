@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mindtable.core.bots import Decision, Observation
+from mindtable.core.errors import InvalidOptions
 from mindtable.trivia.model import Question
 from mindtable.trivia.quiz_bots import KnowledgeBot, KnowledgeProfile, Library, _key
 
@@ -126,6 +127,6 @@ def _other(observation: Observation) -> Decision | None:
 def make_bot(seat: int, seed: int = 0, knows: float = 0.6, with_options: float = 0.7, **params: Any) -> CaidaBot:
     """A Caída Libre bot that remembers ``knows`` of the shipped cards (0 to 1)."""
     if not 0 <= float(knows) <= 1:
-        raise ValueError(f"knows must be from 0 to 1, got {knows}")
+        raise InvalidOptions(f"bad parameters for bot 'knowing': knows must be from 0 to 1, got {knows}")
     profile = KnowledgeProfile(default=float(knows), with_options=float(with_options), ask_options=False)
     return CaidaBot(seat, seed, library=CardLibrary(()), profile=profile, other=_other, **params)

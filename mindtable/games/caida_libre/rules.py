@@ -210,7 +210,7 @@ def _draw(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     )
     state["card"] = {"id": card_id, "type": kind, "wrong": 0}
     state["phase"] = "ask"
-    out = [Event("card_drawn", {"asker": asker, "answerer": answerer, "type": kind})]
+    out = [Event("card_drawn", {"asker": asker, "answerer": answerer, "card_type": kind})]
     if state["deck"]["reshuffles"] != reshuffles:
         out.insert(0, Event("deck_reshuffled", {"cards": len(state["deck"]["draw"]) + 1}))
     return out + events
@@ -294,7 +294,7 @@ def _score(state: State, penalty: int) -> list[Event]:
         "number": state["played"],
         "asker": ask["reader"],
         "answerer": seat,
-        "type": card["type"],
+        "card_type": card["type"],
         "topic": ask["card"].get("topic", ""),
         "penalty": penalty,
         "correct": correct,
