@@ -359,6 +359,7 @@ class CaidaLibre(Game):
     codes = CODES
     rules_revision = 1
     progress_label = "cards played"
+    terminal = "mindtable.games.caida_libre.terminal:run_terminal"
     bots: ClassVar[Mapping[str, str]] = {
         "knowing": "mindtable.games.caida_libre.bots:make_bot",
         "random": "mindtable.core.bots:RandomBot",

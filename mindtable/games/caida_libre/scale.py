@@ -14,6 +14,8 @@ record replays without the file.
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 from pathlib import Path
 from typing import Any
@@ -107,8 +109,19 @@ def scale_from_board(board: Board, file: str = "<board>", lines: list[int] | Non
 
 
 def load_scale(path: str | os.PathLike[str] | None = None) -> Scale:
-    """The scale of the board file at ``path`` (the built-in one when ``None`` or empty)."""
+    """The scale of the board file at ``path`` (the built-in one when ``None`` or empty), a fresh copy."""
     p = Path(path) if path else BOARD_FILE
+    try:
+        stamp = p.stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    return copy.deepcopy(_load_scale(str(p), stamp))
+
+
+@functools.lru_cache(maxsize=16)
+def _load_scale(path: str, stamp: int) -> Scale:
+    """Parsing YAML is slow: a file is read again only when it changed (``stamp``, its modification time)."""
+    p = Path(path)
     board = load_board(p)
     return scale_from_board(board, str(p), _square_lines(p))
 
