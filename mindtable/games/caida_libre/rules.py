@@ -360,6 +360,7 @@ class CaidaLibre(Game):
     rules_revision = 1
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"
+    cli_commands = "mindtable.games.caida_libre.study:app"
     bots: ClassVar[Mapping[str, str]] = {
         "knowing": "mindtable.games.caida_libre.bots:make_bot",
         "random": "mindtable.core.bots:RandomBot",
