@@ -361,6 +361,7 @@ class CaidaLibre(Game):
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"
     cli_commands = "mindtable.games.caida_libre.study:app"
+    web_module = "caida-libre"
     bots: ClassVar[Mapping[str, str]] = {
         "knowing": "mindtable.games.caida_libre.bots:make_bot",
         "random": "mindtable.core.bots:RandomBot",
