@@ -58,10 +58,10 @@ def run_study(
         lengths.append(int(result.details["progress"]))
         if progress is not None:
             progress(game + 1)
-    mean_iq = {}
-    for level, curves in iq_by_knowledge.items():
+    mean_iq: dict[str, list[float]] = {}
+    for key, curves in iq_by_knowledge.items():
         longest = max((len(c) for c in curves), default=0)
-        mean_iq[level] = (
+        mean_iq[key] = (
             [sum(c[min(i, len(c) - 1)] for c in curves) / len(curves) for i in range(longest)] if curves else []
         )
     return {
