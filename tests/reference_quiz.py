@@ -7,20 +7,24 @@ and move forward; the colour of the square names the category (red history, blue
 grey square you choose). The player on your right draws a card (``tests/trivia/data/relay_cards.yaml``) and
 reads you its question of that category. Right: 2 points, or 1 if you asked for the options (on a star
 square you may not ask for them), and you roll again. Wrong: the turn passes left. Passing the start square
-gives 1 point. First to the target wins; when the cards run out, the highest score wins.
+gives 1 point. First to the target wins; when the cards run out (unless they are reshuffled), the highest
+score wins.
 
 >>> import mindtable
 >>> mindtable.register_game(GAME)
 >>> match = mindtable.new_match("quiz-relay", players=2, seed=1)
 >>> [a["type"] for a in match.legal_actions(match.to_act()[0])]
 ['roll']
+>>> from mindtable.core import registry
+>>> _ = registry._loaded.pop("quiz-relay")  # registered only for this example: other tests list the games
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from mindtable.core.bots import Decision, Observation
 from mindtable.core.codes import refuse
@@ -70,7 +74,7 @@ def _gate_topic(state: State, seat: Any, at: Any) -> IllegalAction | None:
 
 
 def _ask(state: State, seat: int, topic: str, at: int | None, rng: Rng) -> list[Event]:
-    card_id = draw(state["deck"], rng, reshuffle_empty=False)
+    card_id = draw(state["deck"], rng, reshuffle_empty=state["options"]["reshuffle"])
     if card_id is None:
         state["phase"] = "over"
         return [Event("cards_out", {})]
@@ -126,7 +130,8 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     discard(state["deck"], ask["card"]["id"])
     state["ask"] = None
     pass_turn(state["turn"])
-    state["phase"] = "roll" if state["deck"]["draw"] else "over"
+    more = state["deck"]["draw"] or (state["options"]["reshuffle"] and state["deck"]["discard"])
+    state["phase"] = "roll" if more else "over"
     return [Event("scored", {"seat": seat, "points": points, "by": verdict["by"]})]
 
 
@@ -163,13 +168,17 @@ class QuizRelay(Game):
     moves = MOVES
     codes = CODES
     web_module = "quiz-relay"
-    bots = {"knowing": "tests.reference_quiz:make_knowing_bot", "random": "mindtable.core.bots:RandomBot"}
+    bots: ClassVar[Mapping[str, str]] = {
+        "knowing": "tests.reference_quiz:make_knowing_bot",
+        "random": "mindtable.core.bots:RandomBot",
+    }
     option_schema = (
         Option("target", int, default=6, minimum=1, maximum=30, help="points needed to win"),
         Option("time_limit", int, default=0, choices=(0, 15, 30), help="seconds to answer (0: no limit)"),
         Option("confirm_seconds", int, default=0, choices=(0, 20), help="seconds the reader has to decide"),
         Option("vote", bool, default=False, help="the table may vote on an answer"),
         Option("options_allowed", bool, default=True, help="players may ask for the options"),
+        Option("reshuffle", bool, default=False, help="shuffle the used cards back when the cards run out"),
     )
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
@@ -214,13 +223,17 @@ class QuizRelay(Game):
         if best < state["options"]["target"] and state["phase"] != "over":
             return None
         winners = tuple(s for s, v in enumerate(scores) if v == best)
-        return Result(winners, tuple(float(v) for v in scores), "target" if best >= state["options"]["target"] else "cards_out")
+        return Result(
+            winners, tuple(float(v) for v in scores), "target" if best >= state["options"]["target"] else "cards_out"
+        )
 
     def next_deadline(self, state: State) -> Deadline | None:
         return ask_deadline(state["ask"])
 
     def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
-        return ask_secrets(state["ask"])
+        # A reshuffled card may come back: what the last verdict showed to everyone is no longer a secret.
+        shown = json.dumps(state["last"])
+        return [(seats, text) for seats, text in ask_secrets(state["ask"]) if text not in shown]
 
 
 GAME = QuizRelay()

@@ -8,8 +8,22 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperOption
+
+
+def _no_flag_type(display: Any) -> Any:
+    """Help screens show no type for on/off flags (typer would print ``<bool>`` after ``--help`` and friends)."""
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else display(self, ctx)
+
+    return display_type_rich
+
+
+TyperOption.display_type_rich = _no_flag_type(TyperOption.display_type_rich)  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="mindtable",

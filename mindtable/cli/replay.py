@@ -3,6 +3,12 @@
 Game-agnostic: the core's one replay loop (:func:`mindtable.core.match.replay_into`) rebuilds the match from the
 record's start and applies the actions one by one; this module only shows each step. Records made under other
 rules or content are reported first (:func:`mindtable.core.match.record_notices`).
+
+Where a game has a play screen, the replay reuses it: the module of the game's terminal hook
+(``Game.terminal``) may offer ``replay_screen(match, seat)``, a factory of ``draw(match, action, events)``
+returning what to show at each step. Other games (or ``--table``) get the view as a table. Enter, space or
+the right arrow step forward, the left arrow steps back, ``q`` quits; at the end every seat's hidden part of
+the view (its hand) is shown, since the game is over.
 """
 
 from __future__ import annotations
@@ -16,13 +22,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
-from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
 from mindtable.cli.play import fail
 from mindtable.core.errors import MindtableError
 from mindtable.core.events import events_for
+from mindtable.core.game import Game
+from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import Match, load_record, record_notices, replay_into, start_of
 
 
@@ -30,8 +37,53 @@ def stdin_is_interactive() -> bool:
     return sys.stdin.isatty()
 
 
-class _Quit(Exception):
-    """The viewer typed q."""
+#: Keys that step forward and back (Enter, space, n, the right and left arrows; p and b go back too).
+FORWARD = ("\n", "\r", " ", "n", "\x1b[C")
+BACK = ("p", "b", "\x1b[D")
+
+
+def read_key() -> str:
+    """One key from the terminal without waiting for Enter (arrow keys as their escape sequence)."""
+    import os
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        data = os.read(fd, 8)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    return data.decode("utf-8", errors="ignore") or "q"
+
+
+def screen_of(game: Game) -> Any:
+    """The game's ``replay_screen`` factory (next to its terminal hook), or ``None``."""
+    if not game.terminal:
+        return None
+    module = game.terminal.partition(":")[0]
+    try:
+        return resolve(f"{module}:replay_screen", f"the replay screen of {game.id}")
+    except HookError:
+        return None
+
+
+def hidden_parts(match: Match) -> Table | None:
+    """What each seat saw that a spectator did not (its hand): shown once the game is over."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    public = match.view(None)
+    for seat in range(match.players):
+        own = {
+            key: value
+            for key, value in match.view(seat).items()
+            if key not in ("you", "seat", "to_act") and public.get(key) != value
+        }
+        for key, value in own.items():
+            table.add_row(f"seat {seat} {key}", _value(value))
+    return table if table.row_count else None
 
 
 #: How a record notice (a code with parameters) reads in the terminal.
@@ -48,12 +100,11 @@ def _time(action: dict[str, Any]) -> str:
 
 
 def _value(value: Any) -> RenderableType:
-    if isinstance(value, (dict, list)):
-        text = json.dumps(value, separators=(", ", ": "))
-        if len(text) <= 100:
-            return Text(text)
-        return Pretty(value, max_length=30)
-    return Text(value if isinstance(value, str) else json.dumps(value))
+    """A value as JSON (never Python's repr: null, true, not None, True)."""
+    if isinstance(value, str):
+        return Text(value)
+    text = json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+    return Text(text if len(text) <= 400 else text[:397] + "...", overflow="fold")
 
 
 def view_table(view: dict[str, Any], before: dict[str, Any] | None = None, full: bool = True) -> Table:
@@ -119,19 +170,36 @@ def step_panel(
     return Panel(Group(*parts), border_style="blue")
 
 
+def _heading(index: int, total: int, action: dict[str, Any] | None) -> Text:
+    if action is None:
+        return Text("Start of the game", style="bold")
+    heading = Text(f"Action {index}/{total}", style="bold")
+    heading.append(f"  {_time(action)}", style="dim")
+    heading.append("  seat " + str(action.get("seat")) if action.get("seat") is not None else "  (the game)")
+    heading.append(f"  {action['type']}", style="bold magenta")
+    extra = {k: v for k, v in action.items() if k not in ("type", "seat", "at")}
+    if extra:
+        heading.append(f"  {json.dumps(extra)}")
+    return heading
+
+
 def replay(
     path: Annotated[Path, typer.Argument(metavar="RECORD", help="A record file written by `mindtable play --save`.")],
     seat: Annotated[int | None, typer.Option("--seat", help="Show what this seat saw (default: seat 0).")] = None,
     spectator: Annotated[bool, typer.Option("--spectator", help="Show what a spectator saw.")] = False,
     step: Annotated[
-        bool, typer.Option("--step/--auto", help="Wait for enter after each action (q quits), or run through.")
+        bool,
+        typer.Option("--step/--auto", help="Step with Enter or the arrow keys (q quits), or run through."),
     ] = True,
     delay: Annotated[float, typer.Option("--delay", min=0.0, help="Seconds between actions with --auto.")] = 0.5,
     full: Annotated[
-        bool, typer.Option("--full", help="Show the whole view after every action, not only changes.")
+        bool, typer.Option("--full", help="With --table: the whole view after every action, not only changes.")
+    ] = False,
+    table: Annotated[
+        bool, typer.Option("--table", help="Show the view as a table even where the game has a play screen.")
     ] = False,
 ) -> None:
-    """Step through a recorded game, showing each action and the chosen seat's view."""
+    """Step through a recorded game on its play screen, as one seat (or a spectator) saw it."""
     if spectator and seat is not None:
         fail("choose either --seat N or --spectator, not both")
     if not path.exists():
@@ -151,46 +219,68 @@ def replay(
         fail(f"--seat must be from 0 to {match.players - 1} for this {match.players}-player game, got {watcher}")
     who = "a spectator" if watcher is None else f"seat {watcher}"
     interactive = step and stdin_is_interactive()
-    pause = delay if not step else 0.0
     console = Console()
     console.print(
         f"[bold]{match.game.title}[/]: {match.players} players, seed {match.seed}, {len(actions)} actions; "
-        f"watching as {who}." + (" Enter: next action, q: quit." if interactive else ""),
+        f"watching as {who}." + (" Enter or →: next, ←: back, q: quit." if interactive else ""),
         highlight=False,
     )
     for notice in record_notices(record):
         console.print(f"[bold yellow]Note[/]: {NOTICES[notice['code']].format(**notice['params'])}", highlight=False)
-    console.print(step_panel(0, len(actions), None, [], match.view(watcher), who))
-    shown: dict[str, Any] = {"index": 0, "view": match.view(watcher)}
+    factory = None if table else screen_of(match.game)
+    draw = factory(match, watcher) if factory is not None else None
+    total = len(actions)
+    frames: list[RenderableType] = []
+    shown: dict[str, Any] = {"view": match.view(watcher)}
 
-    def show(current: Match, action: dict[str, Any], events: list[Any]) -> None:
-        shown["index"] += 1
+    def frame(current: Match, action: dict[str, Any] | None, events: list[Any]) -> RenderableType:
+        heading = _heading(len(frames), total, action)
+        if draw is not None:
+            return Group(heading, draw(current, action, events))
         view = current.view(watcher)
-        panel = step_panel(
-            shown["index"], len(actions), action, events_for(events, watcher), view, who, shown["view"], full
-        )
+        if action is None:
+            return step_panel(0, total, None, [], view, who)
+        panel = step_panel(len(frames), total, action, events_for(events, watcher), view, who, shown["view"], full)
         shown["view"] = view
-        console.print(panel)
-        if interactive:
-            if input().strip().lower().startswith("q"):
-                raise _Quit
-        elif pause:
-            time.sleep(pause)
+        return panel
 
-    if interactive and input().strip().lower().startswith("q"):
-        console.print("Stopped.")
-        return
+    frames.append(frame(match, None, []))
     try:
-        match = replay_into(record, show)
-    except _Quit:
-        console.print("Stopped.")
-        return
+        match = replay_into(record, lambda current, action, events: frames.append(frame(current, action, events)))
     except MindtableError as exc:
+        for rendered in frames:
+            console.print(rendered)
         fail(f"{path}: {exc}")
+    if interactive:
+        index = 0
+        console.print(frames[0])
+        while True:
+            key = read_key()
+            if key.lower().startswith("q"):
+                console.print("Stopped.")
+                return
+            if key in BACK:
+                index = max(0, index - 1)
+            elif key in FORWARD:
+                if index == len(frames) - 1:
+                    break
+                index += 1
+            else:
+                continue
+            console.print(frames[index])
+    else:
+        for rendered in frames:
+            console.print(rendered)
+            if not step and delay:
+                time.sleep(delay)
     result = match.result
     if result is None:
         console.print("[bold]End of the record[/]: the game was not finished.")
         return
+    hidden = hidden_parts(match)
+    if hidden is not None:
+        console.print(Text("Every hand, now that the game is over:", style="bold"))
+        console.print(hidden)
     line = Text("Result", style="bold")
     line.append(
         f": winners {list(result.winners) or 'none'}, scores {list(result.scores)}, "

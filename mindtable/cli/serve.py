@@ -17,18 +17,12 @@ def register(app: typer.Typer) -> None:
         log_level: str = typer.Option("info", help="debug, info, warning or error"),
     ) -> None:
         """Start the server: lobby, live play and web pages at http://HOST:PORT/."""
+        from mindtable.cli.play import fail
         from mindtable.server.run import serve as run_server
-        from mindtable.server.storage import normalize_url
+        from mindtable.server.storage import database_problem, normalize_url, safe_url
 
-        typer.echo(f"mindtable: serving on http://{host}:{port}/ (database: {_safe(normalize_url(db))})")
+        problem = database_problem(db)
+        if problem is not None:
+            fail(problem)  # one line, exit code 2; nothing was served
+        typer.echo(f"mindtable: serving on http://{host}:{port}/ (database: {safe_url(normalize_url(db))})")
         run_server(host=host, port=port, db=db, log_level=log_level)
-
-
-def _safe(url: str) -> str:
-    """The URL without its password."""
-    scheme, sep, rest = url.partition("://")
-    if "@" in rest:
-        credentials, _, host = rest.rpartition("@")
-        user = credentials.split(":", 1)[0]
-        return f"{scheme}{sep}{user}@{host}"
-    return url

@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -24,22 +24,83 @@ if TYPE_CHECKING:
     from mindtable.core.match import Match
 
 
-@dataclass(frozen=True)
 class Observation:
-    """What a bot knows when asked: its seat's view, its legal actions, and the time now."""
+    """What a bot knows when asked: its seat's view, its legal actions, and the time now.
+
+    Read-only, like a frozen dataclass (and as cheap to make as a plain object: the driver makes one per bot per
+    step). Views handed to several bots in one step may share their public parts: a bot never changes its view.
+    """
+
+    __match_args__ = ("seat", "view", "legal_actions", "now")
 
     seat: int
     view: dict[str, Any]
     legal_actions: list[dict[str, Any]]
     now: int
 
+    def __init__(self, seat: int, view: dict[str, Any], legal_actions: list[dict[str, Any]], now: int) -> None:
+        fields = self.__dict__
+        fields["seat"] = seat
+        fields["view"] = view
+        fields["legal_actions"] = legal_actions
+        fields["now"] = now
 
-@dataclass(frozen=True)
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]  # like the dataclass: a view is a dict
+
+    def __repr__(self) -> str:
+        return (
+            f"Observation(seat={self.seat!r}, view={self.view!r}, legal_actions={self.legal_actions!r}, "
+            f"now={self.now!r})"
+        )
+
+
 class Decision:
-    """The action a bot wants, and for real-time games the time it wants it (``None``: now)."""
+    """The action a bot wants, and for real-time games the time it wants it (``None``: now). Read-only."""
 
-    action: dict[str, Any]
-    at: int | None = None
+    __slots__ = ("action", "at")
+    __match_args__ = ("action", "at")
+    if TYPE_CHECKING:
+        action: dict[str, Any]
+        at: int | None
+
+    def __init__(self, action: dict[str, Any], at: int | None = None) -> None:
+        _set_action(self, action)
+        _set_at(self, at)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Decision)
+        return self.action == other.action and self.at == other.at
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Decision(action={self.action!r}, at={self.at!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Decision, (self.action, self.at))
+
+
+_set_action: Any = Decision.__dict__["action"].__set__
+_set_at: Any = Decision.__dict__["at"].__set__
 
 
 class Bot(Protocol):

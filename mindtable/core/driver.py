@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mindtable.core.bots import Bot, Decision, observe
+from mindtable.core.bots import Bot, Decision, Observation
 from mindtable.core.errors import IllegalAction, MindtableError
 from mindtable.core.events import Event, Result
 from mindtable.core.match import Match
@@ -28,19 +28,59 @@ class Stalled(MindtableError):
     """No bot wants to act and no deadline is pending, but the match is not over."""
 
 
+class _Observation(Observation):
+    """The driver's observation: the legal actions are listed when the bot first reads them (during ``decide``,
+    before anything else happens), so a bot that does not need them costs nothing for them."""
+
+    def __init__(self, seat: int, view: dict[str, Any], lister: Callable[[int], list[dict[str, Any]]], now: int):
+        fields = self.__dict__
+        fields["seat"] = seat
+        fields["view"] = view
+        fields["now"] = now
+        fields["_lister"] = lister
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "legal_actions":
+            fields = self.__dict__
+            legal = fields["legal_actions"] = fields.pop("_lister")(fields["seat"])
+            return legal
+        raise AttributeError(name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return (self.seat, self.view, self.legal_actions, self.now) == (
+            other.seat,
+            other.view,
+            other.legal_actions,
+            other.now,
+        )
+
+    __hash__ = None
+
+
 def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dict[str, Any]] | None:
     """The earliest action any bot (or the game's deadline) wants at or after ``now``, with its time."""
+    return _next_step(match, bots, sorted(bots), now)
+
+
+def _next_step(match: Match, bots: Mapping[int, Bot], seats: list[int], now: int) -> tuple[int, dict[str, Any]] | None:
     best: tuple[int, int, dict[str, Any]] | None = None
     deadline = match.next_deadline()
     if deadline is not None:
         best = (max(deadline.at, now), -1, deadline.due_action())
-    for seat in sorted(bots):
-        decision: Decision | None = bots[seat].decide(observe(match, seat, now))
-        if decision is None:
-            continue
-        at = now if decision.at is None else max(decision.at, now)
-        if best is None or (at, seat) < best[:2]:
-            best = (at, seat, {**decision.action, "seat": seat})
+    if seats:
+        # Every bot's view in one call: the game builds the part all seats see once per step.
+        views = match.views(seats)
+        legal_actions = match.legal_actions
+        for seat in seats:
+            decision: Decision | None = bots[seat].decide(_Observation(seat, views[seat], legal_actions, now))
+            if decision is None:
+                continue
+            at = decision.at
+            at = now if at is None or at < now else at
+            if best is None or at < best[0] or (at == best[0] and seat < best[1]):
+                best = (at, seat, {**decision.action, "seat": seat})
     if best is None:
         return None
     at, _, action = best
@@ -61,10 +101,11 @@ def play_out(
     A bot that asks for an illegal action is a bug in that bot: the error propagates with the bot's seat.
     """
     clock = match.clock if now is None else now
+    seats = sorted(bots)
     for _ in range(max_actions):
         if match.is_over:
             break
-        step = next_step(match, bots, clock)
+        step = _next_step(match, bots, seats, clock)
         if step is None:
             raise Stalled(f"{match.game.id}: nobody wants to act and no deadline is pending at {clock} ms")
         clock, action = step

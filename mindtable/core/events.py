@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, and who may see it.
 
     ``to`` is ``None`` for a public event, otherwise the seats that may see it (spectators see only public
-    events).
+    events). Events are immutable (like a frozen dataclass) and cheap to make: rules create one or more per
+    action.
 
     >>> Event("card_played", {"seat": 0, "card": 12}).to_dict()
     {'type': 'card_played', 'seat': 0, 'card': 12}
@@ -20,15 +20,50 @@ class Event:
     False
     """
 
+    __slots__ = ("data", "to", "type")
+    __match_args__ = ("type", "data", "to")
+
     type: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-    to: tuple[int, ...] | None = None
+    data: Mapping[str, Any]
+    to: tuple[int, ...] | None
+
+    def __init__(self, type: str, data: Mapping[str, Any] | None = None, to: tuple[int, ...] | None = None) -> None:
+        _set_type(self, type)
+        _set_data(self, {} if data is None else data)
+        _set_to(self, to)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Event)
+        return (self.type, self.data, self.to) == (other.type, other.data, other.to)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.data, self.to))
+
+    def __repr__(self) -> str:
+        return f"Event(type={self.type!r}, data={self.data!r}, to={self.to!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.type, self.data, self.to))
 
     def visible_to(self, seat: int | None) -> bool:
         return self.to is None or (seat is not None and seat in self.to)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, **self.data}
+
+
+# The slots' own setters: an event is written once, in __init__, without going through __setattr__.
+_set_type: Any = Event.__dict__["type"].__set__
+_set_data: Any = Event.__dict__["data"].__set__
+_set_to: Any = Event.__dict__["to"].__set__
 
 
 def events_for(events: list[Event], seat: int | None) -> list[dict[str, Any]]:

@@ -139,6 +139,14 @@ class Game(ABC):
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 
+    def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """``view(state, seat)`` for each of ``seats`` at once (the driver asks for every bot's view each step).
+
+        A game may build the part every seat sees once and share it: views returned together may share their
+        public parts (lists and dicts), so callers treat them as read-only. Each must equal ``view(state, seat)``.
+        """
+        return {seat: self.view(state, seat) for seat in seats}
+
     @abstractmethod
     def result(self, state: State) -> Result | None: ...
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Mapping
+import marshal
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mindtable.core.codes import MAX_TIME_MS, refuse
@@ -41,6 +42,7 @@ from mindtable.core.registry import get_game
 from mindtable.core.rng import Rng
 
 _ENVELOPE_KEYS = frozenset(("type", "seat", "at"))
+_SCALARS = frozenset((str, int, float, bool, type(None)))
 RECORD_FORMAT = "mindtable-record/2"
 RECORD_FORMATS = ("mindtable-record/1", RECORD_FORMAT)
 SNAPSHOT_FORMAT = "mindtable-snapshot/1"
@@ -52,8 +54,11 @@ class Match:
     __slots__ = (
         "_actions",
         "_lenient",
+        "_lister",
         "_result",
-        "_start",
+        "_start_data",
+        "_start_frozen",
+        "_table",
         "clock",
         "game",
         "options",
@@ -83,10 +88,52 @@ class Match:
         #: Time (ms since the match began) of the latest action that carried one.
         self.clock = clock
         self._actions: list[dict[str, Any]] = []
-        self._start = start if start is not None else self._snapshot_now()
+        self._start_data = start
+        self._start_frozen: tuple[Any, ...] | None = None
+        if start is None:
+            self._freeze_start()
         self._result: Result | None = game.result(state)
         #: Replaying a format-1 record: fields the game does not declare are dropped instead of refused.
         self._lenient = False
+        # Fast paths, used when the game takes listing, checking and applying from its move table unchanged.
+        kind = type(game)
+        table = game.moves
+        plain = table is not None and kind.normalize_action is Game.normalize_action and kind.apply is Game.apply
+        self._table = table if plain else None
+        self._lister = table.legal_actions if table is not None and kind.legal_actions is Game.legal_actions else None
+
+    def _freeze_start(self) -> None:
+        """Keep the start cheaply (a marshal copy of the state); the JSON snapshot is built when first asked for."""
+        try:
+            state = marshal.dumps(self.state)
+        except (ValueError, TypeError):  # not plain data: take the JSON snapshot now, as it always was
+            self._start_data = self._snapshot_now()
+            return
+        options = self.options
+        if all(type(value) in _SCALARS for value in options.values()):
+            options = dict(options)
+        else:
+            options = copy.deepcopy(options)
+        self._start_frozen = (options, self.rng.to_dict(), self.clock, state)
+
+    @property
+    def _start(self) -> dict[str, Any]:
+        start = self._start_data
+        if start is None:
+            assert self._start_frozen is not None
+            options, rng, clock, state = self._start_frozen
+            start = self._start_data = {
+                "format": SNAPSHOT_FORMAT,
+                "game": self.game.id,
+                "players": self.players,
+                "options": copy.deepcopy(options),
+                "seed": self.seed,
+                "rng": dict(rng),
+                "clock": clock,
+                "state": json.loads(json.dumps(marshal.loads(state))),
+            }
+            self._start_frozen = None
+        return start
 
     # -- playing -------------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
@@ -98,6 +145,9 @@ class Match:
             return []
         if type(seat) is not int or not 0 <= seat < self.players:
             self._check_seat(seat, None)
+        lister = self._lister
+        if lister is not None:
+            return lister(self.state, seat, self.clock)
         return self.game.legal_actions(self.state, seat, self.clock)
 
     def to_act(self) -> list[int]:
@@ -127,6 +177,12 @@ class Match:
 
         An illegal action raises :class:`IllegalAction` and leaves the match exactly as it was.
         """
+        table = self._table
+        if table is not None and type(action) is dict and self._result is None and not self._lenient:
+            # The usual case, checked in one pass; anything unusual (and every refusal) takes the full path below.
+            normal = table.quick_normalize(self.state, action, self.players, self.clock, self.game.realtime)
+            if normal is not None:
+                return self._commit(normal)
         action = self._envelope(action)
         if self._result is not None:
             raise self.game.explain(refuse("match_over"))
@@ -136,8 +192,15 @@ class Match:
             if exc.action is None:
                 exc.action = action
             raise self.game.explain(exc) from None
+        return self._commit(action)
+
+    def _commit(self, action: dict[str, Any]) -> list[Event]:
+        table = self._table
         try:
-            events = self.game.apply(self.state, action, self.rng)
+            if table is not None:
+                events = table.by_type[action["type"]].effect(self.state, action, self.rng)
+            else:
+                events = self.game.apply(self.state, action, self.rng)
         except Exception:
             # A rules bug, since check() passed: put the match back as it was before re-raising.
             self._restore()
@@ -223,6 +286,17 @@ class Match:
         view = self.game.view(self.state, seat)
         view["to_act"] = [] if self._result is not None else self.game.to_act(self.state, self.players)
         return view
+
+    def views(self, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """:meth:`view` for each of ``seats`` at once; the views may share their public parts (read them only)."""
+        for seat in seats:
+            if type(seat) is not int or not 0 <= seat < self.players:
+                self._check_seat(seat, None)
+        views = self.game.views(self.state, seats)
+        to_act = [] if self._result is not None else self.game.to_act(self.state, self.players)
+        for view in views.values():
+            view["to_act"] = list(to_act)
+        return views
 
     @property
     def is_over(self) -> bool:
@@ -325,12 +399,29 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
+#: (game, players, given options) -> resolved options, for given and resolved options of plain values only.
+_RESOLVED: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
 def _resolve_options(game: Game, players: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    key: tuple[Any, ...] | None = None
+    if type(players) is int and type(options) is dict:
+        items = tuple((name, type(value), value) for name, value in options.items())  # True is not 1 here
+        if all(kind in _SCALARS for _, kind, _ in items):
+            key = (game, players, items)
+            known = _RESOLVED.get(key)
+            if known is not None:
+                return dict(known)
     if isinstance(players, bool) or not isinstance(players, int) or not game.min_players <= players <= game.max_players:
         raise InvalidOptions(f"{game.title} is for {game.players_allowed()} players, got {players!r}", option="players")
     if not isinstance(options, Mapping):
         raise InvalidOptions(f"options must be a mapping of option name to value, got {type(options).__name__}")
-    return game.normalize_options(players, validate_options(game.option_schema, options))
+    resolved = game.normalize_options(players, validate_options(game.option_schema, options))
+    if key is not None and all(type(value) in _SCALARS for value in resolved.values()):
+        if len(_RESOLVED) >= 512:
+            _RESOLVED.clear()
+        _RESOLVED[key] = dict(resolved)
+    return resolved
 
 
 def new_match(

@@ -9,7 +9,7 @@ with its domain now), and what it does (its *effect*). From that one declaration
 * ``apply(state, action, rng)``: the effect, on the action normalised to its declared fields (defaults filled
   in, nothing undeclared kept), which is also what the record stores.
 
->>> from mindtable.core.codes import fresh, refuse
+>>> from mindtable.core.codes import MAX_TIME_MS, fresh, refuse
 >>> def my_turn(state, seat, at):
 ...     if state["turn"] != seat:
 ...         return refuse("not_your_turn", waiting=state["turn"])
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from mindtable.core.codes import fresh, refuse
+from mindtable.core.codes import MAX_TIME_MS, fresh, refuse
 from mindtable.core.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ Domain = Callable[[State, Any], Sequence[Any]]
 #: Keys every action may carry besides its parameters.
 ENVELOPE = ("type", "seat", "at")
 TEXT_LIMIT = 500
+SAFE_INT = 2**53
 
 
 def _always(state: State, seat: Any, at: Any) -> IllegalAction | None:
@@ -259,7 +260,17 @@ class Move:
 class MoveTable:
     """A game's moves by type, and the listing, checking and normalising that all come from them."""
 
-    __slots__ = ("_by_phase", "_help", "_listing", "by_type", "moves", "phase_key", "player_moves", "types")
+    __slots__ = (
+        "_by_phase",
+        "_help",
+        "_listing",
+        "_phase_free",
+        "by_type",
+        "moves",
+        "phase_key",
+        "player_moves",
+        "types",
+    )
 
     def __init__(self, moves: Iterable[Move], *, phase_key: str | None = None) -> None:
         self.moves: tuple[Move, ...] = tuple(moves)
@@ -271,7 +282,8 @@ class MoveTable:
             self.by_type[move.type] = move
         self.player_moves = tuple(m for m in self.moves if not m.system)
         self.types = ", ".join(self.by_type)
-        self._listing = tuple((m.type, m.gate, m) for m in self.player_moves)
+        #: (type, gate or None when always open, move, the one listed choice's (name, domain, skip None) or None)
+        self._listing = tuple((m.type, None if m.gate is _always else m.gate, m, _single(m)) for m in self.player_moves)
         if phase_key is None and any(m.phases for m in self.moves):
             raise ValueError("moves declare phases but the table has no phase_key")
         phases = {p for m in self.moves for p in m.phases}
@@ -280,6 +292,7 @@ class MoveTable:
             phase: tuple(entry for entry in self._listing if not entry[2].phases or phase in entry[2].phases)
             for phase in phases
         }
+        self._phase_free = tuple(e for e in self._listing if not e[2].phases)
 
     # -- listing --------------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[dict[str, Any]]:
@@ -287,12 +300,24 @@ class MoveTable:
         actions: list[dict[str, Any]] = []
         listing = self._listing
         if self.phase_key is not None:
-            phase = state[self.phase_key]
-            listing = self._by_phase.get(phase) or tuple(e for e in self._listing if not e[2].phases)
-        for kind, gate, move in listing:
-            if gate(state, seat, at) is not None:
-                continue
-            if move.params:
+            listing = self._by_phase.get(state[self.phase_key]) or self._phase_free
+        last_gate: Any = None
+        refusal: IllegalAction | None = None
+        for kind, gate, move, single in listing:
+            if gate is not None:
+                if gate is not last_gate:  # moves sharing a gate (agree / reject) ask it once; listing changes nothing
+                    refusal = gate(state, seat, at)
+                    last_gate = gate
+                if refusal is not None:
+                    continue
+            if single is not None:
+                name, domain, skip_none = single
+                for value in domain(state, seat):
+                    if value is not None:
+                        actions.append({"type": kind, "seat": seat, name: value})
+                    elif not skip_none:
+                        actions.append({"type": kind, "seat": seat})
+            elif move.params:
                 actions.extend(self._entries(move, state, seat))
             else:
                 actions.append({"type": kind, "seat": seat})
@@ -391,6 +416,69 @@ class MoveTable:
                 result[param.name] = value
         return result
 
+    def quick_normalize(
+        self, state: State, action: dict[str, Any], players: int, clock: int, realtime: bool
+    ) -> dict[str, Any] | None:
+        """:meth:`normalize` for a plain dict on the usual path, or ``None`` to let the full path check it.
+
+        Accepts exactly what the match's envelope check and :meth:`normalize` accept together (a valid type, seat
+        and time, declared fields with plain JSON values, an open gate, values in their domains) and returns the
+        same normalised action; anything else, refusals included, returns ``None``.
+        """
+        kind = action.get("type")
+        if type(kind) is not str:
+            return None
+        move = self.by_type.get(kind)
+        if move is None or len(kind) > 64:
+            return None
+        fields = move.fields
+        for key in action:
+            if key not in fields:
+                return None
+        seat = action.get("seat")
+        if move.system:
+            if seat is not None:
+                return None
+        elif type(seat) is not int or not 0 <= seat < players:
+            return None
+        at = action.get("at")
+        if at is None:
+            if realtime or "at" in action:
+                return None
+        elif type(at) is not int or not clock <= at <= MAX_TIME_MS:
+            return None
+        if move.phases and state[self.phase_key] not in move.phases:  # type: ignore[index]
+            return None
+        if move.gate(state, seat, at) is not None:
+            return None
+        result: dict[str, Any] = {"type": kind}
+        if seat is not None:
+            result["seat"] = seat
+        if at is not None:
+            result["at"] = at
+        for param in move.params:
+            name = param.name
+            value = action.get(name)
+            if (
+                value is not None
+                and not (type(value) is int and -SAFE_INT <= value <= SAFE_INT)
+                and not json_safe(value)
+            ):
+                return None
+            if value is None and param.default is not None:
+                value = param.default(state, seat)
+            if param.kind == "choice" and param.domain is not None:
+                if not _member(value, param.domain(state, seat)):
+                    return None
+            else:
+                try:
+                    value = param.accept(state, seat, kind, value)
+                except IllegalAction:
+                    return None
+            if value is not None:
+                result[name] = value
+        return result
+
     def covers(self, listed: Iterable[Mapping[str, Any]], action: Mapping[str, Any], state: State) -> bool:
         """Whether a normalised ``action`` is one of the ``listed`` actions (typed inputs within their schema)."""
         move = self.by_type.get(action.get("type", ""))
@@ -407,6 +495,16 @@ class MoveTable:
             if all(p.fits(state, action.get("seat"), action.get(name)) for name, p in typed.items()):
                 return True
         return False
+
+
+def _single(move: Move) -> tuple[str, Domain, bool] | None:
+    """The listing fast path: a move with exactly one parameter, a listed choice."""
+    if len(move.params) != 1:
+        return None
+    param = move.params[0]
+    if param.kind != "choice" or param.domain is None:
+        return None
+    return param.name, param.domain, param.default is not None
 
 
 def json_key(value: Any) -> str:

@@ -50,7 +50,13 @@ class Stream:
     __slots__ = ("_state",)
 
     def __init__(self, seed: int, draws: int) -> None:
-        self._state = mix64(seed & MASK) ^ mix64((draws + GOLDEN) & MASK)
+        z = seed & MASK
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & MASK
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK
+        y = (draws + GOLDEN) & MASK
+        y = (y ^ (y >> 30)) * 0xBF58476D1CE4E5B9 & MASK
+        y = (y ^ (y >> 27)) * 0x94D049BB133111EB & MASK
+        self._state = (z ^ (z >> 31)) ^ (y ^ (y >> 31))
 
     def next64(self) -> int:
         self._state = state = (self._state + GOLDEN) & MASK
@@ -89,9 +95,21 @@ class Stream:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
+        # below(i + 1) for i from the last position down, with the generator inlined (the same numbers).
+        state = self._state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            bound = i + 1
+            state = (state + GOLDEN) & MASK
+            z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & MASK
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK
+            m = (z ^ (z >> 31)) * bound
+            if m & MASK < bound:  # rarely: Lemire's rejection step, done by below()'s own loop
+                self._state = state
+                m = self._reject(m, bound)
+                state = self._state
+            j = m >> 64
             items[i], items[j] = items[j], items[i]
+        self._state = state
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         """``k`` distinct items in random order: the first ``k`` steps of a Fisher-Yates shuffle."""
@@ -99,10 +117,29 @@ class Stream:
         n = len(pool)
         if not 0 <= k <= n:
             raise ValueError(f"sample() of {k} from {n} items")
+        # i + below(n - i) for each i, with the generator inlined (the same numbers).
+        state = self._state
         for i in range(k):
-            j = i + self.below(n - i)
+            bound = n - i
+            state = (state + GOLDEN) & MASK
+            z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & MASK
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK
+            m = (z ^ (z >> 31)) * bound
+            if m & MASK < bound:
+                self._state = state
+                m = self._reject(m, bound)
+                state = self._state
+            j = i + (m >> 64)
             pool[i], pool[j] = pool[j], pool[i]
+        self._state = state
         return pool[:k]
+
+    def _reject(self, m: int, n: int) -> int:
+        """The rest of :meth:`below` after a first product ``m`` whose low half fell below ``n``."""
+        threshold = ((1 << 64) - n) % n
+        while m & MASK < threshold:
+            m = self.next64() * n
+        return m
 
 
 class Rng:

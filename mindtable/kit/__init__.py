@@ -1,5 +1,6 @@
-"""The tabletop kit: dice, decks, token supplies and boards, as helpers over JSON state. Game-free; imports only
-the core. See ``docs/kit.md``."""
+"""The tabletop kit: dice, decks, token supplies and boards, as helpers over JSON state, and small shared pieces
+that games and surfaces both use (``names``: bot names, terminal keys). Game-free; imports only the core. See
+``docs/kit.md``."""
 
 from mindtable.kit.board import Board, BoardError, Landing, Square, load_board, parse_board, reachable, render_text
 from mindtable.kit.deck import deck_view, discard, draw, new_deck, peek, reshuffle

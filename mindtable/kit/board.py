@@ -30,11 +30,11 @@ lap) or ``finish`` (a pawn stops there); ``special`` is any mark the game gives 
 Errors name the file, the line and the field (``tracks[0].squares[3].colour``).
 
 >>> board = parse_board(EXAMPLE)
->>> [(l.square, l.laps) for l in reachable(board, "o3", 2)]
+>>> [(m.square, m.laps) for m in reachable(board, "o3", 2)]
 [('o1', 1)]
->>> sorted(l.square for l in reachable(board, "o1", 2, paths=("finish",)))
+>>> sorted(m.square for m in reachable(board, "o1", 2, paths=("finish",)))
 ['f1', 'o3']
->>> sorted(l.square for l in reachable(board, "o1", 1, direction="both"))
+>>> sorted(m.square for m in reachable(board, "o1", 1, direction="both"))
 ['o2', 'start']
 """
 
@@ -366,7 +366,7 @@ def _build(data: Any, errors: list[tuple[_Path, str]]) -> Board | None:
     if any(coords) and not placed:
         first = next(sp for (sp, item, *_), c in zip(raw, coords, strict=True) if not c)
         err(first, "some squares have x/y and this one has not: give coordinates to all squares or to none")
-    for sp, item, tid, i, items, loop in raw:
+    for sp, item, tid, _index, _items, loop in raw:
         sid = str(item["id"])
         colour = item.get("colour")
         if not _text(colour):
@@ -423,8 +423,18 @@ def _build(data: Any, errors: list[tuple[_Path, str]]) -> Board | None:
                 err((*sp, "branches", j, "to"), f"no square {branch['to']!r} on this board")
                 continue
             branches.append((str(branch["to"]), str(branch["path"])))
-        squares[sid] = Square(sid, str(colour), tid, kind, str(item.get("special", "")), str(item.get("label", "")),
-                              x, y, tuple(nxt), tuple(branches))
+        squares[sid] = Square(
+            sid,
+            str(colour),
+            tid,
+            kind,
+            str(item.get("special", "")),
+            str(item.get("label", "")),
+            x,
+            y,
+            tuple(nxt),
+            tuple(branches),
+        )
     if not any(s.kind == "start" for s in squares.values()) and squares:
         err(("tracks",), "no start square: mark at least one square 'kind: start'")
     if errors:
@@ -446,7 +456,7 @@ def _build(data: Any, errors: list[tuple[_Path, str]]) -> Board | None:
             if target not in seen:
                 seen.add(target)
                 frontier.append(target)
-    for sid, s in squares.items():
+    for sid in squares:
         if sid not in seen:
             err((*where[sid], "id"), f"the square {sid!r} cannot be reached from any start square")
     if errors:
@@ -475,7 +485,9 @@ def _layout(squares: dict[str, Square], tracks: Mapping[str, tuple[str, ...]]) -
     radius = max(2.0, n / (2 * math.pi) * 1.2)
     for i, sid in enumerate(ring):
         angle = 2 * math.pi * i / n - math.pi / 2
-        out[sid] = replace(out[sid], x=round(radius + radius * math.cos(angle), 2), y=round(radius + radius * math.sin(angle), 2))
+        out[sid] = replace(
+            out[sid], x=round(radius + radius * math.cos(angle), 2), y=round(radius + radius * math.sin(angle), 2)
+        )
     row = 2 * radius + 1.5
     for name in names[1:]:
         for i, sid in enumerate(tracks[name]):
@@ -515,7 +527,10 @@ def render_text(board: Board, pawns: Mapping[str, Sequence[str]] | None = None) 
             + " ".join(pawns.get(s.id, ()))
             for s in board.squares.values()
         ]
-    lines.append("colours: " + ", ".join(f"{c[:1]} = {c}" for c in board.colours or sorted({s.colour for s in board.squares.values()})))
+    lines.append(
+        "colours: "
+        + ", ".join(f"{c[:1]} = {c}" for c in board.colours or sorted({s.colour for s in board.squares.values()}))
+    )
     specials = sorted({f"{s.id}: {s.special}" for s in board.squares.values() if s.special})
     if specials:
         lines.append("special: " + "; ".join(specials))

@@ -4,9 +4,11 @@ the rest of the CLI."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from mindtable.server.limits import Limits
 from mindtable.server.run import serve
+from mindtable.server.storage import database_problem
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -33,6 +35,10 @@ def main(argv: list[str] | None = None) -> None:
         Limits.from_overrides(args.limit)
     except ValueError as exc:
         parser.error(str(exc))
+    problem = database_problem(args.db)
+    if problem is not None:
+        sys.stderr.write(f"mindtable: {problem}\n")
+        raise SystemExit(2)
     serve(
         host=args.host,
         port=args.port,

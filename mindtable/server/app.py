@@ -25,8 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from mindtable.core import available_game_ids, get_game
+from mindtable.core import get_game
 from mindtable.core.match import replay_steps
+from mindtable.core.registry import announced_games, game_ids
 from mindtable.server.limits import TRUSTED_PROXIES_ENV, Limits, Network, client_address, parse_networks
 from mindtable.server.protocol import ProtocolError, parse_message, safe_text
 from mindtable.server.rooms import Connection, Room, RoomError, RoomManager, Settings
@@ -108,7 +109,13 @@ class JoinRoom(BaseModel):
 
 class SeatOut(BaseModel):
     seat: int
-    name: str | None
+    name: str | None = Field(
+        description="the name the table shows: the person's, or for a bot (also one playing a replaced seat) "
+        "its name with '(bot)', e.g. 'Ada (bot)'; null for an open seat"
+    )
+    player: str | None = Field(
+        None, description="a replaced seat: the name of the person who left it (their token reclaims it)"
+    )
     kind: str = Field(description="human, bot or open")
     bot: str | None
     connected: bool
@@ -124,7 +131,10 @@ class RoomOut(BaseModel):
     public: bool
     status: str = Field(description="waiting, playing or over")
     seats: list[SeatOut]
-    result: dict[str, Any] | None
+    result: dict[str, Any] | None = Field(
+        description="the engine's result once over, with details.bot_finished: the seats a replacement bot "
+        "finished after their player left (no title or win is credited to that player)"
+    )
     turn_timer_s: float | None
     grace_s: float
     replace_with_bot: bool
@@ -156,6 +166,9 @@ class Ok(BaseModel):
 class ErrorDetail(BaseModel):
     code: str
     message: str
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="the code's parameters, for a page to say it in its own words"
+    )
 
 
 class ErrorOut(BaseModel):
@@ -179,7 +192,8 @@ _WHY: dict[int, str] = {
     404: "unknown_room or unknown_game",
     409: "room_full, seat_taken, seat_reserved, room_over, not_over or room_broken",
     413: "too_large: the body is over the limit (max_body_bytes)",
-    422: "a body that does not match the schema (a list of field errors), or bad_options, bad_bot, bad_seat",
+    422: "a body that does not match the schema (a list of field errors), or bad_options, bad_bot, bad_seat, or "
+    "for the player's name: name_required, name_too_long {max}, name_needs_letter, bad_name",
     429: "rate_limited or too_many_rooms: a per-address limit (see Retry-After)",
     503: "too_many_rooms (the server is full) or storage_error",
 }
@@ -263,13 +277,19 @@ def create_app(
             await manager.shutdown()
             await asyncio.to_thread(storage.stop)
 
+    docs_assets = _docs_assets()
     app = FastAPI(
         title="mindtable",
         summary="Lobby and live play for mindtable's games",
         description="REST lobby under /api; live play over the WebSocket /ws/{code}. See docs/protocol.md.",
         version="1",
         lifespan=lifespan,
+        # FastAPI's own /docs and /redoc load their scripts from a CDN (blank offline): served locally below.
+        docs_url=None,
+        redoc_url=None,
     )
+    if docs_assets is not None:
+        _serve_docs(app, docs_assets)
 
     def manager_of(request: Request | WebSocket) -> RoomManager:
         manager: RoomManager = request.app.state.manager
@@ -285,9 +305,8 @@ def create_app(
             manager_of(request).book.take("miss", address_of(request))
         if exc.status == 429:
             headers["Retry-After"] = "60"
-        return JSONResponse(
-            {"detail": {"code": exc.code, "message": safe_text(exc.message)}}, status_code=exc.status, headers=headers
-        )
+        detail = {"code": exc.code, "message": safe_text(exc.message), "params": exc.params}
+        return JSONResponse({"detail": detail}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -300,6 +319,11 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # The name is what a person types on the page: a problem with it gets its own code, in words.
+        named = name_problem(exc.errors())
+        if named is not None:
+            code, message, params = named
+            return JSONResponse({"detail": {"code": code, "message": message, "params": params}}, status_code=422)
         # FastAPI's default answer echoes the input, which may not even be JSON (NaN, lone surrogates).
         errors = [
             {
@@ -314,9 +338,14 @@ def create_app(
     app.add_middleware(Guard, owner=app, limits=limits, trusted=trusted)
 
     # -- REST --------------------------------------------------------------------------------------
-    @app.get("/api/games", summary="Every playable game", tags=["lobby"], responses=answers(429))
+    @app.get(
+        "/api/games",
+        summary="Every registered game: playable ones (available: true) and announced ones (available: false)",
+        tags=["lobby"],
+        responses=answers(429),
+    )
     async def games() -> list[dict[str, Any]]:
-        return [get_game(game_id).describe() for game_id in available_game_ids()]
+        return list_games()
 
     @app.post(
         "/api/rooms",
@@ -521,6 +550,87 @@ def create_app(
     app.mount("/", StaticFiles(directory=str(static_dir), html=True, check_dir=False), name="web")
 
     return app
+
+
+def list_games() -> list[dict[str, Any]]:
+    """Every registered game in lobby order: playable ones with their description (``available: true``),
+    announced ones (no engine yet) with ``available: false``, so a lobby can show them as coming."""
+    announced = {game.id: game for game in announced_games()}
+    listed = []
+    for game_id in game_ids():
+        if game_id in announced:
+            listed.append(announced[game_id].describe())
+            continue
+        try:
+            listed.append({**get_game(game_id).describe(), "available": True})
+        except Exception as exc:  # a broken plugin is left out, never breaks the lobby
+            log.warning("game %s is not listed: %s", game_id, exc)
+    return listed
+
+
+#: Largest name a player may give (the models' max_length).
+MAX_NAME = 40
+
+
+def name_problem(errors: Iterable[Mapping[str, Any]]) -> tuple[str, str, dict[str, Any]] | None:
+    """A specific code for a problem with the body's ``name`` (what a person types), or ``None``."""
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        if loc[-1:] != ("name",) or loc[:1] != ("body",):
+            continue
+        kind = str(error.get("type", ""))
+        value = error.get("input")
+        if kind == "string_too_short" or (isinstance(value, str) and not value.strip()):
+            return "name_required", "enter a name so the others know who you are", {}
+        if kind == "string_too_long":
+            return "name_too_long", f"a name may be at most {MAX_NAME} characters long", {"max": MAX_NAME}
+        if kind in ("string_pattern_mismatch", "value_error"):
+            return "name_needs_letter", "a name needs at least one letter or digit", {}
+        return "bad_name", "the name must be text of 1 to 40 characters with a letter or digit", {"max": MAX_NAME}
+    return None
+
+
+#: Where the Swagger UI and ReDoc scripts are served from (never under /api).
+DOCS_ASSETS_URL = "/docs-assets"
+
+
+def _docs_assets() -> Path | None:
+    """The folder of the Swagger UI and ReDoc files shipped by the ``fastapi-offline`` package, if installed."""
+    try:
+        import fastapi_offline
+    except ImportError:
+        return None
+    folder = Path(fastapi_offline.__file__).parent / "static"
+    needed = ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js")
+    return folder if all((folder / name).is_file() for name in needed) else None
+
+
+def _serve_docs(app: FastAPI, folder: Path) -> None:
+    """``/docs`` (Swagger UI) and ``/redoc`` with their scripts served by this server: they work offline."""
+    from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+
+    app.mount(DOCS_ASSETS_URL, StaticFiles(directory=str(folder)), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger_ui() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="mindtable API",
+            swagger_js_url=f"{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS_URL}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS_URL}/favicon.png",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url="/openapi.json",
+            title="mindtable API",
+            redoc_js_url=f"{DOCS_ASSETS_URL}/redoc.standalone.js",
+            redoc_favicon_url=f"{DOCS_ASSETS_URL}/favicon.png",
+            with_google_fonts=False,
+        )
 
 
 def address_of(connection: Request | WebSocket) -> str:

@@ -30,6 +30,7 @@ from mindtable.core import Bot, Game, IllegalAction, InvalidOptions, Match, get_
 from mindtable.core.errors import ReplayMismatch
 from mindtable.core.events import Event
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
+from mindtable.kit import names
 from mindtable.server import storage as db
 from mindtable.server.bot_params import validate_bot_params
 from mindtable.server.limits import AddressBook, Bucket, Limits
@@ -67,13 +68,15 @@ def new_code() -> str:
 
 
 class RoomError(Exception):
-    """A lobby request that cannot be served: HTTP status, stable code and a message for a person."""
+    """A lobby request that cannot be served: HTTP status, stable code, a message for a person and the code's
+    parameters (what a page needs to say it in its own words)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.params = params or {}
 
 
 @dataclass
@@ -300,10 +303,17 @@ class SeatState:
             "replaced": self.replaced,
         }
 
+    def display_name(self) -> str | None:
+        """The name the table shows: a person's name, or for a bot (also one playing a replaced seat) "Ada (bot)"."""
+        if self.kind == "bot":
+            return names.bot_name(self.index)
+        return self.name
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.index,
-            "name": self.name,
+            "name": self.display_name(),
+            "player": self.name if self.replaced else None,
             "kind": self.kind,
             "bot": self.bot,
             "connected": bool(self.conns) or (self.kind == "bot" and not self.replaced),
@@ -393,11 +403,30 @@ class Room:
             return False
         return hold[0] != claim
 
-    def to_dict(self) -> dict[str, Any]:
+    def bot_finished(self) -> list[int]:
+        """The human seats a replacement bot was playing when the match ended (their player had left)."""
+        return [seat.index for seat in self.seats if seat.replaced]
+
+    def shown_result(self) -> dict[str, Any] | None:
+        """The result as rooms report it: the engine's, with ``details["bot_finished"]`` added by the room.
+
+        The stored result (and the record's) stays the engine's own, so that records replay and verify.
+        """
         result = self.match.result
         shown = result.to_dict() if result is not None else None
         if self.integrity != "ok" and self.stored_result is not None:
-            shown = self.stored_result
+            return self.stored_result  # shown as stored, with the room's integrity warning
+        if shown is not None:
+            details = shown.get("details")
+            shown["details"] = {**(details if isinstance(details, dict) else {}), "bot_finished": self.bot_finished()}
+        return shown
+
+    def only_bots(self) -> bool:
+        """Every seat is played by a bot (created so, or every player left): not an open game to list."""
+        return all(seat.kind == "bot" for seat in self.seats)
+
+    def to_dict(self) -> dict[str, Any]:
+        shown = self.shown_result()
         return {
             "code": self.code,
             "game": self.game.id,
@@ -519,7 +548,7 @@ class Room:
                 snapshot = [self._presence(), self._state(seat, self._deadline())]
                 result = self.match.result
                 if self.status == "over" and result is not None:
-                    snapshot.append({"kind": "over", "result": result.to_dict()})
+                    snapshot.append({"kind": "over", "result": self.shown_result()})
                 for message in snapshot:
                     conn.send_message({"seq": stream.seq, **message})
             stream.conns.add(conn)
@@ -765,7 +794,7 @@ class Room:
             if state.grace is not None:
                 state.grace.cancel()
                 state.grace = None
-        self._push_all({"kind": "over", "result": result.to_dict()})
+        self._push_all({"kind": "over", "result": self.shown_result()})
         self.broadcast_presence()
 
     # -- timers: deadlines, bots, turn timers ------------------------------------------------------------
@@ -1135,7 +1164,12 @@ class RoomManager:
         return room, seat
 
     def public_rooms(self) -> list[dict[str, Any]]:
-        return [room.to_dict() for room in self.rooms.values() if room.settings.public and room.status != "over"]
+        """Public rooms a person may join or watch: not over, and with a person (or an open seat) in them."""
+        return [
+            room.to_dict()
+            for room in self.rooms.values()
+            if room.settings.public and room.status != "over" and not room.only_bots()
+        ]
 
     # -- lobby ---------------------------------------------------------------------------------------
     async def create(
@@ -1262,7 +1296,13 @@ class RoomManager:
         room = await self.require(code)
         async with room.lock:
             if room.status == "over":
-                raise RoomError(409, "room_over", "this match is over; ask for a rematch or create a room")
+                raise RoomError(
+                    409,
+                    "room_over",
+                    f"the game in room {room.code} is over: watch its replay at replay.html?code={room.code}, "
+                    "or create a room",
+                    {"code": room.code, "game": room.game.id, "replay": f"replay.html?code={room.code}"},
+                )
             if room.integrity != "ok":
                 raise RoomError(409, "room_broken", f"this room is closed: {room.integrity_message}")
             open_seats = [s.index for s in room.seats if s.kind == "open"]
@@ -1286,7 +1326,12 @@ class RoomManager:
                     409, "seat_reserved", "the open seats are held for the players of the previous match for a while"
                 )
             else:
-                raise RoomError(409, "room_full", "every seat of this room is taken; you can watch as a spectator")
+                raise RoomError(
+                    409,
+                    "room_full",
+                    "every seat of this room is taken; you can watch as a spectator",
+                    {"code": room.code, "game": room.game.id},
+                )
             token = secrets.token_urlsafe(32)
             digest = hash_token(token)
             now = time.time()
@@ -1361,7 +1406,7 @@ class RoomManager:
         room, seat = await self.authorize(code, token)
         if room.status != "over":
             raise RoomError(409, "not_over", "a rematch can be asked for once the match is over")
-        name = room.seats[seat].name or f"Player {seat + 1}"
+        name = room.seats[seat].name or f"Player {seat + 1}"  # the person's own name, even if a bot took over
         async with room.lock:
             if room.rematch is None:
                 bots = {str(s.index): s.bot for s in room.seats if s.kind == "bot" and not s.replaced and s.bot}

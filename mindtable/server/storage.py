@@ -97,6 +97,62 @@ def normalize_url(db: str | None) -> str:
     return db
 
 
+def safe_url(url: str) -> str:
+    """The URL without its password.
+
+    >>> safe_url("postgresql+psycopg://me:secret@db.example/mt")
+    'postgresql+psycopg://me@db.example/mt'
+    """
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        credentials, _, host = rest.rpartition("@")
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}{sep}{user}@{host}"
+    return url
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's own message on one line (SQLAlchemy's wrapper and its background link left out)."""
+    inner = getattr(exc, "orig", None)
+    text = str(inner if inner is not None else exc).strip()
+    line = next((part.strip() for part in text.splitlines() if part.strip()), type(exc).__name__)
+    return line.removeprefix("(Background on this error at: ").rstrip(")") if line.startswith("(Background") else line
+
+
+def database_problem(db: str | None) -> str | None:
+    """What is wrong with ``--db`` (the URL, the driver, the database), in one line, or ``None`` if it works.
+
+    Opens the database and brings its schema up to date, as the server will at start-up.
+
+    >>> database_problem("nosuch://x")
+    "the database URL 'nosuch://x' is not usable: its kind 'nosuch' is not one SQLAlchemy knows (use a SQLite file or postgresql://user@host/dbname)"
+    """
+    url = normalize_url(db)
+    shown = safe_url(url)
+    try:
+        engine = make_engine(url)
+    except sa.exc.NoSuchModuleError:
+        kind = url.split("://", 1)[0]
+        return (
+            f"the database URL {shown!r} is not usable: its kind {kind!r} is not one SQLAlchemy knows "
+            "(use a SQLite file or postgresql://user@host/dbname)"
+        )
+    except sa.exc.ArgumentError as exc:
+        return f"the database URL {shown!r} is not a valid URL: {_first_line(exc)}"
+    except ImportError as exc:
+        return f"the database URL {shown!r} needs a driver that is not installed: {_first_line(exc)}"
+    try:
+        migrate(engine)
+    except Exception as exc:
+        why = _first_line(exc)
+        if url.startswith("sqlite") and "unable to open" in why:
+            why += " (check that its folder exists and can be written)"
+        return f"cannot open the database {shown!r}: {why}"
+    finally:
+        engine.dispose()
+    return None
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"check_same_thread": False})

@@ -242,4 +242,3 @@ class Card:
             if q.category == key:
                 return index, q
         raise KeyError(f"card {self.id} has no question for {key!r}")
-

@@ -255,9 +255,7 @@ def _has_options(ask: Ask) -> bool:
 
 def options_available(ask: Ask) -> bool:
     """Whether the answerer may ask for the options now."""
-    return (
-        ask["phase"] == "answer" and ask["options"] == "allowed" and not ask["options_shown"] and _has_options(ask)
-    )
+    return ask["phase"] == "answer" and ask["options"] == "allowed" and not ask["options_shown"] and _has_options(ask)
 
 
 def waiting_for(ask: Ask | None) -> list[int]:
@@ -391,8 +389,9 @@ def suggest(ask: Ask, text: str) -> dict[str, Any]:
     }
     if q.kind == "list":
         needed = q.count or len(q.items)
-        out.update(named=needed - verdict.missing, needed=needed, missing=verdict.missing,
-                   items=list(verdict.matched_items))
+        out.update(
+            named=needed - verdict.missing, needed=needed, missing=verdict.missing, items=list(verdict.matched_items)
+        )
     return out
 
 
@@ -631,8 +630,13 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
         events = [Event("ask_time_up", {"text": text})]
         if not text:
             ask["given"] = ""
-            verdict = {"correct": False, "code": "empty", "params": {}, "reason": "no answer in time",
-                       "with_options": ask["options_shown"]}
+            verdict = {
+                "correct": False,
+                "code": "empty",
+                "params": {},
+                "reason": "no answer in time",
+                "with_options": ask["options_shown"],
+            }
             q = current_question(ask)
             if q.kind == "list":
                 needed = q.count or len(q.items)
@@ -662,22 +666,53 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
         return int(q.get("count") or len(q.get("items", ()))) if q["kind"] == "list" else 1
 
     return [
-        Move("ask_choose", do_choose, gates["choose"], params=(Param.choice("question", choices),),
-             help="choose which of the card's questions to answer"),
+        Move(
+            "ask_choose",
+            do_choose,
+            gates["choose"],
+            params=(Param.choice("question", choices),),
+            help="choose which of the card's questions to answer",
+        ),
         Move("ask_options", do_options, gates["options"], help="ask for the options to be read out"),
-        Move("ask_type", do_type, gates["answer"], params=(Param.text("text", max_length=ANSWER_LIMIT),),
-             help="what the answerer has typed so far (judged if the time runs out)"),
-        Move("ask_answer", do_answer, gates["answer"], params=(Param.text("text", max_length=ANSWER_LIMIT),),
-             help="give the answer"),
+        Move(
+            "ask_type",
+            do_type,
+            gates["answer"],
+            params=(Param.text("text", max_length=ANSWER_LIMIT),),
+            help="what the answerer has typed so far (judged if the time runs out)",
+        ),
+        Move(
+            "ask_answer",
+            do_answer,
+            gates["answer"],
+            params=(Param.text("text", max_length=ANSWER_LIMIT),),
+            help="give the answer",
+        ),
         Move("ask_pass", do_pass, gates["answer"], help="pass: no answer"),
         Move("ask_confirm", do_confirm, gates["reader"], help="the judge's suggestion stands"),
-        Move("ask_overrule", do_overrule, gates["reader"],
-             params=(Param.integer("named", 0, named_max, optional=True,
-                                   help="for a list: how many items were right; otherwise 1 right, 0 wrong"),),
-             help="overrule the judge's suggestion"),
+        Move(
+            "ask_overrule",
+            do_overrule,
+            gates["reader"],
+            params=(
+                Param.integer(
+                    "named",
+                    0,
+                    named_max,
+                    optional=True,
+                    help="for a list: how many items were right; otherwise 1 right, 0 wrong",
+                ),
+            ),
+            help="overrule the judge's suggestion",
+        ),
         Move("ask_call_vote", do_call_vote, gates["call_vote"], help="let the table vote on the answer"),
-        Move("ask_vote", do_vote, gates["vote"],
-             params=(Param.choice("verdict", lambda s, seat: ["right", "wrong"]),), help="vote right or wrong"),
+        Move(
+            "ask_vote",
+            do_vote,
+            gates["vote"],
+            params=(Param.choice("verdict", lambda s, seat: ["right", "wrong"]),),
+            help="vote right or wrong",
+        ),
         Move("ask_time_up", do_time_up, gates["time_up"], system=True),
         Move("ask_settle", do_settle, gates["settle"], system=True),
     ]

@@ -163,7 +163,9 @@ def validate_set_text(text: str, file: str = "<text>") -> tuple[QuestionSet | No
         data = _load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        return None, [Problem(file, mark.line + 1 if mark else 0, "", f"not valid YAML: {getattr(exc, 'problem', exc)}")]
+        return None, [
+            Problem(file, mark.line + 1 if mark else 0, "", f"not valid YAML: {getattr(exc, 'problem', exc)}")
+        ]
     shape = detect_shape(data)
     if shape is None:
         message = (
@@ -267,7 +269,10 @@ def _parse_booklet(
         number, slot = item.get("number"), item.get("slot")
         ok = True
         if not valid_number(number):
-            c.error((*path, "number"), f"must be a number of three dice, 111 to 666 with digits 1-6, got {_type_name(number)}")
+            c.error(
+                (*path, "number"),
+                f"must be a number of three dice, 111 to 666 with digits 1-6, got {_type_name(number)}",
+            )
             ok = False
         if isinstance(slot, bool) or slot not in (1, 2, 3):
             c.error((*path, "slot"), f"must be 1, 2 or 3 (the third is the hardest), got {_type_name(slot)}")
@@ -282,6 +287,7 @@ def _parse_booklet(
             c.error((*path, "id"), f"duplicate id {q.id!r} (first used by question {seen[q.id] + 1})")
             continue
         seen[q.id] = i
+        assert isinstance(number, int) and isinstance(slot, int)
         slots = numbers.setdefault(number, {})
         if slot in slots:
             c.error((*path, "slot"), f"number {number} already has a slot {slot} (question {slots[slot][1] + 1})")
@@ -292,13 +298,18 @@ def _parse_booklet(
         slots = numbers[number]
         if sorted(slots) != list(range(1, len(slots) + 1)):
             first = slots[max(slots)][1]
-            c.error(("questions", first, "slot"), f"number {number} has slots {sorted(slots)}: slots start at 1 with no gap")
+            c.error(
+                ("questions", first, "slot"), f"number {number} has slots {sorted(slots)}: slots start at 1 with no gap"
+            )
             continue
         ordered = [slots[s][0] for s in sorted(slots)]
         ranks = [rank.get(q.difficulty or "medium", 1) for q in ordered]
         if ranks != sorted(ranks):
             warnings.append(
-                (("questions", slots[max(slots)][1], "difficulty"), f"number {number}: difficulty should rise with the slot")
+                (
+                    ("questions", slots[max(slots)][1], "difficulty"),
+                    f"number {number}: difficulty should rise with the slot",
+                )
             )
         first_q = ordered[0]
         qset.cards.append(
@@ -369,8 +380,11 @@ def _parse_typed(data: dict[str, Any], qset: QuestionSet, c: _Collector, default
             if spec.name == "roulette":
                 options = card.get("options")
                 if not isinstance(options, list) or len(options) != ROULETTE_OPTIONS:
-                    c.error((*path, "options"), f"a roulette card has exactly {ROULETTE_OPTIONS} options (a-d), got {_type_name(options)}")
-            extra = {"topic": card_topic} if card_topic else {}
+                    c.error(
+                        (*path, "options"),
+                        f"a roulette card has exactly {ROULETTE_OPTIONS} options (a-d), got {_type_name(options)}",
+                    )
+            extra: dict[str, Any] = {"topic": card_topic} if card_topic else {}
             body["category"] = category_key(card_topic) or "" if card_topic else ""
             q = _question(body, path, c, defaults, str(qset.path), line(path), extra)
             if q is not None:
@@ -379,7 +393,11 @@ def _parse_typed(data: dict[str, Any], qset: QuestionSet, c: _Collector, default
             entries = card.get(spec.entries)
             unknown = [k for k in card if k not in ("id", "pack", spec.entries, "note", "check")]
             for key in unknown:
-                c.error((*path, str(key)), f"unknown field {key!r}; a {spec.name} card has id, pack, {spec.entries}", key=True)
+                c.error(
+                    (*path, str(key)),
+                    f"unknown field {key!r}; a {spec.name} card has id, pack, {spec.entries}",
+                    key=True,
+                )
             if not isinstance(entries, list) or len(entries) != spec.size:
                 got = f"{len(entries)}" if isinstance(entries, list) else _type_name(entries)
                 c.error((*path, spec.entries), f"a {spec.name} card has exactly {spec.size} {spec.entries}, got {got}")
@@ -396,7 +414,7 @@ def _parse_typed(data: dict[str, Any], qset: QuestionSet, c: _Collector, default
                 body["id"] = f"{cid}/{j + 1}"
                 if spec.kind is not None:
                     body.setdefault("kind", spec.kind)
-                extra: dict[str, Any] = {}
+                extra = {}
                 topic = entry.get("topic")
                 if "topic" in entry:
                     if not isinstance(topic, str) or not topic.strip():
@@ -409,7 +427,10 @@ def _parse_typed(data: dict[str, Any], qset: QuestionSet, c: _Collector, default
                 if "penalty" in entry:
                     penalty = entry["penalty"]
                     if isinstance(penalty, bool) or not isinstance(penalty, int) or penalty <= 0 or penalty % 10:
-                        c.error((*epath, "penalty"), f"must be IQ points, a positive multiple of 10, got {_type_name(penalty)}")
+                        c.error(
+                            (*epath, "penalty"),
+                            f"must be IQ points, a positive multiple of 10, got {_type_name(penalty)}",
+                        )
                     else:
                         extra["penalty"] = penalty
                 q = _question(body, epath, c, defaults, str(qset.path), line(epath), extra)
@@ -418,16 +439,28 @@ def _parse_typed(data: dict[str, Any], qset: QuestionSet, c: _Collector, default
             if spec.name == "double" and len(questions) == 2:
                 penalties = [q.extra.get("penalty") for q in questions]
                 if penalties[0] == penalties[1]:
-                    c.error((*path, "questions", 1, "penalty"), "the two questions of a double card have different penalties")
+                    c.error(
+                        (*path, "questions", 1, "penalty"),
+                        "the two questions of a double card have different penalties",
+                    )
         if len(c.errors) > n_errors or not questions:
             continue
         qset.cards.append(
-            Card(cid, tuple(questions), type=spec.name, pack=pack, topic=card_topic, language=qset.language,
-                 origin=Origin(str(qset.path), line(path)))
+            Card(
+                cid,
+                tuple(questions),
+                type=spec.name,
+                pack=pack,
+                topic=card_topic,
+                language=qset.language,
+                origin=Origin(str(qset.path), line(path)),
+            )
         )
 
 
-def _parse_category(data: dict[str, Any], qset: QuestionSet, c: _Collector, defaults: dict[str, Any], line: Any) -> None:
+def _parse_category(
+    data: dict[str, Any], qset: QuestionSet, c: _Collector, defaults: dict[str, Any], line: Any
+) -> None:
     categories = data.get("categories", list(CARD_CATEGORIES))
     if not isinstance(categories, list) or not categories or not all(isinstance(x, str) for x in categories):
         c.error(("categories",), f"must be a list of category keys, got {_type_name(categories)}")
@@ -465,16 +498,23 @@ def _parse_category(data: dict[str, Any], qset: QuestionSet, c: _Collector, defa
             if not isinstance(body, dict):
                 c.error(qpath, f"a question must be a mapping of fields, got {_type_name(body)}")
                 continue
-            q = _question({**body, "id": f"{cid}/{key}", "category": key}, qpath, c, defaults, str(qset.path),
-                          line(qpath), {})
+            q = _question(
+                {**body, "id": f"{cid}/{key}", "category": key}, qpath, c, defaults, str(qset.path), line(qpath), {}
+            )
             if q is not None:
                 out.append(q)
         if len(c.errors) > n_errors:
             continue
         out.sort(key=lambda q: categories.index(q.category))
         qset.cards.append(
-            Card(cid, tuple(out), type="category", pack=pack, language=qset.language,
-                 origin=Origin(str(qset.path), line(path)))
+            Card(
+                cid,
+                tuple(out),
+                type="category",
+                pack=pack,
+                language=qset.language,
+                origin=Origin(str(qset.path), line(path)),
+            )
         )
 
 
@@ -503,7 +543,7 @@ def load_set(path: str | os.PathLike[str]) -> QuestionSet:
 
 def load_sets(paths: Iterable[str | os.PathLike[str]]) -> list[QuestionSet]:
     """Every set file named (directories: every YAML file below them, sorted)."""
-    out = []
+    out: list[QuestionSet] = []
     for target in paths:
         p = Path(target)
         files = sorted(f for s in BANK_SUFFIXES for f in p.rglob(f"*{s}")) if p.is_dir() else [p]
@@ -586,19 +626,29 @@ def make_booklets(
                 continue
             group.sort(key=_rank)
             qs = tuple(
-                replace(q, id=f"{topic}-{number}-{k + 1}", category=topic, extra={**q.extra, "number": number,
-                        "slot": k + 1, "source": q.id})
+                replace(
+                    q,
+                    id=f"{topic}-{number}-{k + 1}",
+                    category=topic,
+                    extra={**q.extra, "number": number, "slot": k + 1, "source": q.id},
+                )
                 for k, q in enumerate(group)
             )
-            cards.append(Card(f"{topic}-{number}", qs, type="booklet", topic=topic, language=qs[0].language,
-                              extra={"number": number}))
+            cards.append(
+                Card(
+                    f"{topic}-{number}",
+                    qs,
+                    type="booklet",
+                    topic=topic,
+                    language=qs[0].language,
+                    extra={"number": number},
+                )
+            )
         out[topic] = cards
     return out
 
 
-def make_category_cards(
-    questions: Iterable[Question], seed: int = 0, topics: TopicMap | None = None
-) -> list[Card]:
+def make_category_cards(questions: Iterable[Question], seed: int = 0, topics: TopicMap | None = None) -> list[Card]:
     """Category cards from plain questions: one question of each topic per card (Eesti mälumäng's six by
     default), as many cards as the smallest topic allows, deterministically from ``seed``."""
     topics = topics or GAME_TOPICS["eesti-malumang"]
@@ -607,8 +657,10 @@ def make_category_cards(
     cards = []
     for i in range(count):
         cid = f"gen-{i + 1:03d}"
-        qs = tuple(replace(pools[t][i], id=f"{cid}/{t}", category=t, extra={**pools[t][i].extra,
-                           "source": pools[t][i].id}) for t in topics.topics)
+        qs = tuple(
+            replace(pools[t][i], id=f"{cid}/{t}", category=t, extra={**pools[t][i].extra, "source": pools[t][i].id})
+            for t in topics.topics
+        )
         cards.append(Card(cid, qs, type="category", language=qs[0].language))
     return cards
 
@@ -661,8 +713,12 @@ def make_typed_cards(
         for j, q in enumerate(group):
             extra: dict[str, Any] = {**q.extra, "source": q.id}
             if card_type == "double":
-                extra.update(topic=topics.topic_name(topics.topic_of(q.category) or q.category, q.language)
-                             if q.category else "", penalty=penalties[j])
+                extra.update(
+                    topic=topics.topic_name(topics.topic_of(q.category) or q.category, q.language)
+                    if q.category
+                    else "",
+                    penalty=penalties[j],
+                )
             if card_type == "shootout":
                 extra["topic"] = SHOOTOUT_TOPICS[j]
             changed = replace(q, id=f"{cid}/{j + 1}", extra=extra)
@@ -741,9 +797,7 @@ class Fit:
         return min((row[3] for row in self.rows), default=0)
 
 
-def fit(
-    sets: Sequence[QuestionSet], game: str, *, per_game: int | None = None, seed: int = 0
-) -> Fit:
+def fit(sets: Sequence[QuestionSet], game: str, *, per_game: int | None = None, seed: int = 0) -> Fit:
     """How many full games of ``game`` the ``sets`` can feed without a repeated question: sets already in the
     game's shape are used as they are; anything else is made into that shape (:func:`make_booklets`,
     :func:`make_category_cards`, :func:`make_typed_cards`) through the game's topic mapping."""

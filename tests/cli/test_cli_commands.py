@@ -131,8 +131,9 @@ def finished_record(tmp_path: Path) -> tuple[Path, mindtable.Match]:
 
 def test_replay_prints_every_action_and_the_result(finished_record: tuple[Path, mindtable.Match]) -> None:
     path, match = finished_record
-    result = runner.invoke(app, ["replay", str(path), "--seat", "1"], terminal_width=120)
+    result = runner.invoke(app, ["replay", str(path), "--seat", "1", "--table"], terminal_width=120)
     assert result.exit_code == 0, result.output
+    assert "None" not in result.output and "True" not in result.output  # JSON values, never Python's repr
     total = len(match.actions)
     assert "Start of the game" in result.output
     assert f"Action {total}/{total}" in result.output
@@ -144,7 +145,7 @@ def test_replay_prints_every_action_and_the_result(finished_record: tuple[Path, 
 def test_replay_as_spectator_never_shows_a_hand(finished_record: tuple[Path, mindtable.Match]) -> None:
     path, _ = finished_record
     result = runner.invoke(
-        app, ["replay", str(path), "--spectator", "--auto", "--delay", "0", "--full"], terminal_width=120
+        app, ["replay", str(path), "--spectator", "--auto", "--delay", "0", "--full", "--table"], terminal_width=120
     )
     assert result.exit_code == 0, result.output
     assert "a spectator" in result.output
@@ -158,11 +159,41 @@ def test_replay_steps_on_enter_and_stops_on_q(
 ) -> None:
     path, _ = finished_record
     monkeypatch.setattr(replay_command, "stdin_is_interactive", lambda: True)
-    result = runner.invoke(app, ["replay", str(path)], input="\n\nq\n", terminal_width=120)
+    keys = iter(["\n", "\x1b[C", "\x1b[D", "x", "\n", "q"])
+    monkeypatch.setattr(replay_command, "read_key", lambda: next(keys))
+    result = runner.invoke(app, ["replay", str(path)], terminal_width=120)
     assert result.exit_code == 0, result.output
-    assert "Action 2/" in result.output
-    assert "Action 3/" not in result.output
+    steps = [line.split()[1].split("/")[0] for line in result.output.splitlines() if line.startswith("Action ")]
+    assert steps == ["1", "2", "1", "2"]  # Enter, →, ← back, an unknown key ignored, Enter; q stops
     assert "Stopped." in result.output
+
+
+def test_replay_reuses_the_play_screen_and_shows_every_hand_at_the_end(tmp_path: Path) -> None:
+    match = mindtable.new_match("the-mind", players=2, seed=4, options={"last_level": 2, "lives": 1})
+    play_out(match, {seat: GAME.make_bot("random-timing", seat=seat, seed=4) for seat in range(2)})
+    assert match.result is not None and match.result.reason == "lost"  # cards are left in hands
+    path = tmp_path / "lost.json"
+    path.write_text(json.dumps(match.record()))
+    result = runner.invoke(app, ["replay", str(path), "--auto", "--delay", "0"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Lives" in out and "Your hand" in out and "Keys: enter/→ next · ← back · q quit" in out
+    assert "View of seat 0" not in out  # the play screen, not the table of fields
+    assert "Every hand, now that the game is over:" in out
+    left = [card for hand in match.state["hands"] for card in hand]
+    assert left and all(str(card) in out.split("Every hand")[1] for card in left)
+    assert "seat 1 hand" in out
+
+
+def test_a_neurorace_replay_shows_its_table(tmp_path: Path) -> None:
+    match = mindtable.new_match("neurorace", players=1, seed=2, options={"last_level": 1})
+    play_out(match, {0: mindtable.get_game("neurorace").make_bot("solver", seat=0, seed=2, actions_per_second=4)})
+    path = tmp_path / "solo.json"
+    path.write_text(json.dumps(match.record()))
+    result = runner.invoke(app, ["replay", str(path), "--auto", "--delay", "0"], terminal_width=80)
+    assert result.exit_code == 0, result.output
+    assert "NeuroRace SOLO · round 1" in result.output and "GO! Round 1" in result.output
+    assert "reason master" in result.output
 
 
 def test_replay_rejects_files_that_are_not_records(tmp_path: Path) -> None:
@@ -302,3 +333,10 @@ def test_replay_reports_a_record_made_under_other_rules_or_content(
     assert f"recorded under rules revision {match.game.rules_revision - 1}" in result.output
     assert "content files changed" in result.output
     assert "Result" in result.output  # replayed anyway: the record pins its start
+
+
+@pytest.mark.parametrize("command", [["replay"], ["play"], ["serve"], ["simulate"]])
+def test_help_screens_show_no_type_after_on_off_flags(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"], terminal_width=120)
+    assert result.exit_code == 0
+    assert "<bool>" not in result.output and "--help" in result.output

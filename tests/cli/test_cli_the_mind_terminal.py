@@ -86,8 +86,8 @@ def test_playing_over_a_lower_card_shows_the_life_lost_and_the_set_aside_card() 
     session.press("\r", now=2000)
     assert match.view(0)["lives"] == 2
     screen = text_of(session, 2100)
-    assert "LIFE LOST! 90 was played while lower cards were held. Lives left: 2. Set aside: Bot 1: 10." in screen
-    assert "Set aside     Bot 1: 10" in screen
+    assert "LIFE LOST! 90 was played while lower cards were held. Lives left: 2. Set aside: Alan (bot): 10." in screen
+    assert "Set aside     Alan (bot): 10" in screen
     assert "Lives ♥ ♥ (2)" in screen
     assert "Hands on the table" in screen
 
@@ -103,14 +103,14 @@ def test_a_star_proposal_is_agreed_by_the_bots_and_everyone_discards_their_lowes
     assert match.view(0)["stars"] == 0
     assert match.view(0)["discards"] == [[20], [50]]
     screen = text_of(session, 1800)
-    assert "Star used! Everyone discards their lowest card: You 20, Bot 1 50." in screen
-    assert "Discarded     You: 20; Bot 1: 50" in screen
+    assert "Star used! Everyone discards their lowest card: You 20, Alan (bot) 50." in screen
+    assert "Discarded     You: 20; Alan (bot): 50" in screen
 
 
 def test_a_bot_proposal_waits_for_the_human_who_may_reject_it() -> None:
     match = position([[20], [50]], stars=1, proposal={"kind": "star", "by": 1, "agreed": [1]})
     session = TerminalSession(match, 0, {1: ProportionalBot(seat=1, seed=1)})
-    assert "Bot 1 proposed to use a star: press a to agree, x to reject" in text_of(session, 1000)
+    assert "Alan (bot) proposed to use a star: press a to agree, x to reject" in text_of(session, 1000)
     session.press("x", now=1200)
     assert match.view(0)["proposal"] is None
     assert match.view(0)["stars"] == 1

@@ -75,9 +75,9 @@ def test_tokens_are_conserved_and_impossible_moves_change_nothing() -> None:
 def test_the_reference_board_moves_forward_and_counts_laps() -> None:
     board = load_board(DATA / "tiny_board.yaml")
     assert board.starts == ["start"] and board.topic_of("s1") == "history"
-    assert [(l.square, l.laps) for l in reachable(board, "s6", 3)] == [("s1", 1)]
-    assert [(l.square, l.laps) for l in reachable(board, "s6", 2)] == [("start", 1)]
-    assert [l.path for l in reachable(board, "start", 3)] == [("s1", "s2", "s3")]
+    assert [(m.square, m.laps) for m in reachable(board, "s6", 3)] == [("s1", 1)]
+    assert [(m.square, m.laps) for m in reachable(board, "s6", 2)] == [("start", 1)]
+    assert [m.path for m in reachable(board, "start", 3)] == [("s1", "s2", "s3")]
 
 
 BRANCHED = """
@@ -102,17 +102,17 @@ tracks:
 
 def test_branches_open_only_on_their_path_and_a_finish_stops_the_move() -> None:
     board = parse_board(BRANCHED)
-    assert sorted(l.square for l in reachable(board, "r1", 2)) == ["r3"]
+    assert sorted(m.square for m in reachable(board, "r1", 2)) == ["r3"]
     landings = reachable(board, "r1", 4, paths=("finish",))
-    assert sorted((l.square, l.steps_left) for l in landings) == [("goal", 1), ("r1", 0)]
+    assert sorted((m.square, m.steps_left) for m in landings) == [("goal", 1), ("r1", 0)]
 
 
 def test_a_direction_choice_gives_both_ways() -> None:
     board = parse_board(BRANCHED)
-    ways = {(l.direction, l.square) for l in reachable(board, "home", 2, direction="both")}
+    ways = {(m.direction, m.square) for m in reachable(board, "home", 2, direction="both")}
     assert ways == {("forward", "r2"), ("backward", "r2")}
     back = reachable(board, "r1", 2, direction="backward")
-    assert [(l.square, l.laps) for l in back] == [("r3", 1)]
+    assert [(m.square, m.laps) for m in back] == [("r3", 1)]
 
 
 def test_stop_at_ends_a_move_early_without_an_exact_count() -> None:
@@ -140,7 +140,8 @@ BAD_BOARDS = [
     ),
     (
         "duplicate",
-        "id: b\ntracks:\n  - id: t\n    squares:\n      - {id: a, colour: red, kind: start}\n      - {id: a, colour: red}\n",
+        "id: b\ntracks:\n  - id: t\n    squares:\n      - {id: a, colour: red, kind: start}\n"
+        "      - {id: a, colour: red}\n",
         "tracks[0].squares[1].id",
         6,
         "duplicate square id",
@@ -158,7 +159,9 @@ BAD_BOARDS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "field", "line", "message"), [b[1:] for b in BAD_BOARDS], ids=[b[0] for b in BAD_BOARDS])
+@pytest.mark.parametrize(
+    ("text", "field", "line", "message"), [b[1:] for b in BAD_BOARDS], ids=[b[0] for b in BAD_BOARDS]
+)
 def test_a_bad_board_file_is_reported_with_file_line_and_field(text: str, field: str, line: int, message: str) -> None:
     with pytest.raises(BoardError) as err:
         parse_board(text, "boards/mine.yaml")

@@ -89,6 +89,17 @@ def act(match: Match, **action: Any) -> list[Any]:
     return match.apply(action)
 
 
+def start_round(match: Match, at: int = 0) -> int:
+    """Every seat marks ready at ``at``; the countdown's own move starts the round. Returns the start time."""
+    for seat in range(match.players):
+        if not match.view(seat)["ready"][seat]:
+            match.apply({"type": "ready", "seat": seat, "at": at})
+    deadline = match.next_deadline()
+    assert deadline is not None and deadline.action["type"] == "go"
+    match.apply(deadline.due_action())
+    return deadline.at
+
+
 @pytest.fixture
 def nr() -> SimpleNamespace:
     return SimpleNamespace(
@@ -100,6 +111,7 @@ def nr() -> SimpleNamespace:
         lay_wrong=lay_wrong,
         solution=solution,
         act=act,
+        start_round=start_round,
         CARDS=CARDS,
         parse_task=parse_task,
     )

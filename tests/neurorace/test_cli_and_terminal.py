@@ -5,13 +5,18 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
 import mindtable
 from mindtable.games.neurorace.bots import SolverBot
 from mindtable.games.neurorace.cli import app
-from mindtable.games.neurorace.terminal import parse_command, run_terminal
+from mindtable.games.neurorace.components import TILES
+from mindtable.games.neurorace.deck import CARDS
+from mindtable.games.neurorace.solver import solve
+from mindtable.games.neurorace.tasks import format_task
+from mindtable.games.neurorace.terminal import parse_command, resolve_tile, run_terminal, task_line
 
 runner = CliRunner()
 
@@ -54,49 +59,150 @@ def test_the_game_exposes_its_commands_and_terminal() -> None:
 
 
 def test_commands_become_actions() -> None:
-    assert parse_command("t 12", 0) == (0, {"type": "take", "spot": 12})
+    assert parse_command("t 12", 0) == (0, {"type": "take", "number": 12})
+    assert parse_command("t 7 red", 0) == (0, {"type": "take", "number": 7, "colour": "red"})
     assert parse_command("1: f", 0) == (1, {"type": "turn"})
-    assert parse_command("f 3", 0) == (0, {"type": "turn", "spot": 3})
+    assert parse_command("f 3", 0) == (0, {"type": "turn", "number": 3})
+    assert parse_command("s", 0) == (0, {"type": "ready"})
     assert parse_command("stop", 2) == (2, {"type": "stop"})
     assert parse_command("q", 0) == "quit"
+    with pytest.raises(ValueError, match="type the number on the tile after 't'"):
+        parse_command("t", 0)
 
 
-def test_a_scripted_solo_session_against_the_clock() -> None:
+def test_a_tile_is_picked_by_the_number_on_it() -> None:
+    view = {
+        "centre": [
+            {"spot": 4, "up": {"symbol": "sun", "colour": "red", "number": 42}},
+            {"spot": 9, "up": {"symbol": "moon", "colour": "blue", "number": 42}},
+            {"spot": 11, "up": {"symbol": "moon", "colour": "green", "number": 7}},
+        ]
+    }
+    assert resolve_tile(view, 7) == 11
+    assert resolve_tile(view, 42, "blue") == 9
+    with pytest.raises(ValueError, match="2 tiles show 42: say which, t 42 blue or t 42 red"):
+        resolve_tile(view, 42)
+    with pytest.raises(ValueError, match="no tile in the centre shows 13 face up"):
+        resolve_tile(view, 13)
+
+
+class Player:
+    """A scripted player at the keyboard: lines typed at times on a virtual clock (seconds)."""
+
+    def __init__(self, match: mindtable.Match, plan) -> None:
+        self.match = match
+        self.time = 0.0
+        self.plan = plan
+        self.typed: list[str] = []
+
+    def clock(self) -> float:
+        return self.time
+
+    def read(self, timeout: float | None) -> str | None:
+        line = self.plan(self)
+        if line is None:
+            self.time += 0.25 if timeout is None else min(timeout, 0.25)
+            return None
+        self.time += 0.3  # typing takes a moment
+        self.typed.append(line)
+        return line
+
+
+def solo_commands(match: mindtable.Match) -> list[str]:
+    """The lines that lay a correct card: take each tile of a solution by its number (turning it first if the
+    side needed lies down), place it; then stop."""
+    state = match.state
+    player = state["players"][0]
+    layout = solve(CARDS[player["card"]].tasks[player["side"]], [TILES[t] for t, _ in state["centre"]])
+    assert layout is not None
+    lines = []
+    for item, side in layout:
+        tile, up = state["centre"][item]
+        shown = TILES[tile][side]
+        colour = "all" if shown[1] == "any" else shown[1]
+        if up != side:
+            lines.append(f"f {TILES[tile][up][2]} {'all' if TILES[tile][up][1] == 'any' else TILES[tile][up][1]}")
+        lines += [f"t {shown[2]} {colour}", "p"]
+    return [*lines, "stop"]
+
+
+def test_solo_start_to_finish_at_the_keyboard_on_a_virtual_clock() -> None:
+    match = mindtable.new_match("neurorace", players=1, seed=6, options={"last_level": 1})
+    queue: list[str] = ["zz", "t 5", "s"]
+
+    def plan(me: Player) -> str | None:
+        view = match.view(0)
+        if queue:
+            return queue.pop(0)
+        if view["phase"] == "playing" and "stop" not in me.typed:
+            queue.extend(solo_commands(match))
+            return queue.pop(0)
+        return None
+
+    me = Player(match, plan)
+    out = io.StringIO()
+    run_terminal(match, [0], {}, console=Console(file=out, width=80), read_line=me.read, clock=me.clock)
+    text = out.getvalue()
+    assert match.result is not None and match.result.reason == "master"
+    assert [a["type"] for a in match.actions][:2] == ["ready", "go"]
+    go = match.actions[1]["at"]
+    assert go == match.actions[0]["at"] + 3000  # the 3-2-1 ran before the timer started
+    assert "3..." in text and "2..." in text and "1..." in text and "GO! Round 1" in text
+    assert "unknown command 'zz': type h for the commands" in text
+    assert "the round has not started: type s when you are ready" in text  # an error in words, not a code
+    assert "Legend:" in text and "6_ = first digit 6" in text and "✱ any symbol" in text
+    assert "Game over (master): winner you" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    stop = match.actions[-1]
+    assert stop["type"] == "stop" and stop["at"] - go < 20_000  # done within the book's 20 s
+
+
+def test_the_task_line_fits_80_columns_with_its_signs_and_colours() -> None:
+    texts = [format_task(task) for card in CARDS.values() for task in card.tasks]
+    assert max(task_line(text).cell_len for text in texts) <= 80
+    longest = max(texts, key=len)
+    line = task_line(longest)
+    assert ("<" in longest) == ("<" in line.plain) and (">" in longest) == (">" in line.plain)
+    assert any(span.style for span in line.spans)  # coloured
+
+
+def test_the_terminal_delivers_the_solo_timer_and_q_asks_first() -> None:
+    match = mindtable.new_match("neurorace", players=1, seed=2, options={"solo_seconds": 5})
+    script = iter(["s", None, None, None, None, None, None, None, None, None, "v", "q", "n", "q", "y"])
+
+    def plan(me: Player) -> str | None:
+        if me.time < 9.5 and me.typed == ["s"]:
+            return None
+        return next(script, "y")
+
+    me = Player(match, plan)
+    out = io.StringIO()
+    run_terminal(match, [0], {}, console=Console(file=out, width=80), read_line=me.read, clock=me.clock)
+    text = out.getvalue()
+    assert match.state["players"][0]["losses"] == 1
+    assert [a["type"] for a in match.actions] == ["ready", "go", "time_up"]
+    assert "time is up" in text and "1 s left" in text
+    assert "Quit this game? Type y to quit" in text and "Going on." in text and text.rstrip().endswith("Bye.")
+
+
+def test_against_a_bot_the_round_waits_for_the_human_to_be_ready() -> None:
     match = mindtable.new_match("neurorace", players=2, seed=1, options={"last_level": 1})
-    script = iter(["s", "t 3", "f", "p", "t 99", "zz", None, None, None, "q"])
-    clock = [0.0]
+    script = iter([None] * 12 + ["s", *[None] * 20, "q", "y"])
 
-    def read(timeout: float | None) -> str | None:
-        clock[0] += 0.4 if timeout is None else min(timeout, 0.4)
-        return next(script, "q")
+    def plan(me: Player) -> str | None:
+        return next(script, "y")
 
+    me = Player(match, plan)
     out = io.StringIO()
     run_terminal(
         match,
         [0],
         {1: SolverBot(seat=1, seed=1)},
-        console=Console(file=out, width=120),
-        read_line=read,
-        clock=lambda: clock[0],
+        console=Console(file=out, width=80),
+        read_line=me.read,
+        clock=me.clock,
     )
-    text = out.getvalue()
-    assert "bad_spot" in text and "unknown command 'zz'" in text
-    assert match.state["players"][0]["slots"][0] is not None
-    assert any(a["seat"] == 1 for a in match.actions)  # the bot played in between
-    assert all(b["at"] >= a["at"] for a, b in zip(match.actions, match.actions[1:], strict=False))
-
-
-def test_the_terminal_delivers_the_solo_timer_on_the_wall_clock() -> None:
-    match = mindtable.new_match("neurorace", players=1, seed=2, options={"solo_seconds": 5})
-    script = iter(["s", None, "v", "q"])
-    clock = [0.0]
-
-    def read(timeout: float | None) -> str | None:
-        clock[0] += 0.1 if timeout is None else timeout
-        return next(script, "q")
-
-    out = io.StringIO()
-    run_terminal(match, [0], {}, console=Console(file=out, width=120), read_line=read, clock=lambda: clock[0])
-    assert match.state["players"][0]["losses"] == 1
-    assert [a["type"] for a in match.actions] == ["start", "time_up"]
-    assert "time is up" in out.getvalue()
+    types = [a["type"] for a in match.actions]
+    assert types[:3] == ["ready", "ready", "go"] and match.actions[0]["seat"] == 1  # the bot only marks itself
+    assert match.actions[2]["at"] == match.actions[1]["at"] + 3000
+    assert "Alan (bot) is ready" in out.getvalue()

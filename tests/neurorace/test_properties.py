@@ -21,6 +21,8 @@ ILLEGAL_TEMPLATES = [
     {"type": "stop"},
     {"type": "take_back"},
     {"type": "start"},
+    {"type": "ready"},
+    {"type": "go"},
     {"type": "end"},
     {"type": "fly"},
     {"type": "time_up"},
@@ -55,7 +57,7 @@ def test_random_actions_keep_invariants_and_illegal_ones_change_nothing(players,
             match.apply(action)
         else:
             template = ILLEGAL_TEMPLATES[pick % len(ILLEGAL_TEMPLATES)]
-            action = {**template, "seat": None if template["type"] == "time_up" else seat, "at": now}
+            action = {**template, "seat": None if template["type"] in ("time_up", "go") else seat, "at": now}
             before = match.snapshot()
             try:
                 match.apply(action)

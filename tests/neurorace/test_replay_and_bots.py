@@ -7,8 +7,8 @@ import json
 import pytest
 
 import mindtable
-from mindtable.core.bots import RandomBot
-from mindtable.core.driver import play_out
+from mindtable.core.bots import RandomBot, observe
+from mindtable.core.driver import Stalled, play_out
 from mindtable.games.neurorace.bots import SolverBot
 
 
@@ -69,7 +69,32 @@ def test_the_core_random_bot_plays_legal_actions_only() -> None:
     bots = {0: RandomBot(seat=0, seed=1), 1: SolverBot(seat=1, seed=1, actions_per_second=3)}
     result = play_out(match, bots, max_actions=20_000)
     assert result.reason == "round_limit"
-    assert any(a["seat"] == 0 and a["type"] != "start" for a in match.actions)
+    assert any(a.get("seat") == 0 and a["type"] not in ("ready", "end") for a in match.actions)
+
+
+def test_bots_only_ever_mark_themselves_ready_and_never_start_a_round() -> None:
+    match = mindtable.new_match("neurorace", players=2, seed=5)
+    bot = SolverBot(seat=1, seed=1)
+    decision = bot.decide(observe(match, 1, now=0))
+    assert decision is not None and decision.action == {"type": "ready"}
+    match.apply({**decision.action, "seat": 1, "at": decision.at})
+    assert bot.decide(observe(match, 1, now=decision.at)) is None  # it waits for the human at seat 0
+    assert match.view(0)["phase"] == "ready" and match.next_deadline() is None
+    # With a human seat that never says ready, a bot race stalls rather than starting without them.
+    with pytest.raises(Stalled):
+        play_out(match, {1: bot})
+    assert all(a["type"] == "ready" for a in match.actions)
+
+
+def test_in_a_bot_race_every_round_starts_with_the_countdown() -> None:
+    match = race(2, seed=3, options={"max_rounds": 3}, actions_per_second=3)
+    types = [a["type"] for a in match.actions]
+    assert "start" not in types and types.count("go") == 3
+    for index, action in enumerate(match.actions):
+        if action["type"] == "go":
+            readies = [a for a in match.actions[:index] if a["type"] == "ready"][-2:]
+            assert {a["seat"] for a in readies} == {0, 1}
+            assert action["at"] == max(a["at"] for a in readies) + 3000
 
 
 def test_bad_bot_parameters_are_refused() -> None:

@@ -24,11 +24,80 @@ def test_everyone_starts_at_level_one_with_the_card_face_down_until_start() -> N
     assert [p["level"] for p in match.view(0)["players"]] == [1, 1, 1]
     assert all(p["task"] is None for p in match.view(0)["players"])
     refused(match, "not_started", type="take", seat=0, spot=0, at=0)
-    events = match.apply({"type": "start", "seat": 2, "at": 500})
-    assert events[0].type == "round_started"
+    for seat in range(3):
+        match.apply({"type": "ready", "seat": seat, "at": 500})
+    match.apply({"type": "go", "at": 3500})
     view = match.view(1)
     assert view["phase"] == "playing" and all(p["task"] for p in view["players"])
-    assert view["round_started_at"] == 500
+    assert view["round_started_at"] == 3500
+
+
+def test_a_round_starts_only_when_every_seat_is_ready_then_after_a_countdown() -> None:
+    # The book: "When everyone is ready, the leader announces START." Nobody starts it for the others.
+    match = mindtable.new_match("neurorace", players=3, seed=4)
+    view = match.view(None)
+    assert view["phase"] == "ready" and view["ready"] == [False, False, False]
+    assert view["countdown_ends_at"] is None and match.to_act() == [0, 1, 2]
+    assert {a["type"] for a in match.legal_actions(0)} == {"ready"}  # no START for the others
+    error = refused(match, "start_by_ready", type="start", seat=0, at=100)
+    assert "every seat is ready" in str(error)
+    match.apply({"type": "ready", "seat": 0, "at": 100})
+    refused(match, "already_ready", type="ready", seat=0, at=150)
+    match.apply({"type": "ready", "seat": 2, "at": 400})
+    assert match.view(1)["ready"] == [True, False, True] and match.to_act() == [1]
+    assert match.next_deadline() is None  # seat 1 is not ready: nothing starts
+    events = match.apply({"type": "ready", "seat": 1, "at": 900})
+    assert [e.type for e in events] == ["ready", "countdown"]
+    assert events[1].data == {"at": 900, "ends_at": 3900, "seconds": 3.0}
+    view = match.view(0)
+    assert view["phase"] == "countdown" and view["countdown_ends_at"] == 3900
+    assert all(p["task"] is None for p in view["players"])  # cards still face down
+    assert match.to_act() == [] and match.legal_actions(0) == []
+    error = refused(match, "countdown_running", type="take", seat=0, spot=0, at=2000)
+    assert "3900" in str(error)
+    refused(match, "countdown_not_due", type="go", at=3899)
+    deadline = match.next_deadline()
+    assert deadline.at == 3900 and deadline.action == {"type": "go", "seat": None}
+    events = match.apply(deadline.due_action())
+    assert events[0].type == "round_started" and events[0].data["at"] == 3900
+    view = match.view(0)
+    assert view["phase"] == "playing" and view["round_started_at"] == 3900
+    assert view["ready"] == [False, False, False] and view["countdown_ends_at"] is None
+    refused(match, "system_action", type="go", seat=0, at=4000)
+
+
+def test_after_a_check_every_seat_marks_ready_again(nr) -> None:
+    match = nr.position(edit=lambda s: nr.lay_solution(s, 0))
+    match.apply({"type": "stop", "seat": 0, "at": 100})
+    view = match.view(0)
+    assert view["phase"] == "ready" and view["ready"] == [False, False]
+    match.apply({"type": "ready", "seat": 1, "at": 200})
+    assert match.view(0)["phase"] == "ready"
+    assert nr.start_round(match, at=300) == 3300
+
+
+def test_the_countdown_length_is_an_option_and_zero_starts_at_once() -> None:
+    match = mindtable.new_match("neurorace", players=2, seed=4, options={"countdown_seconds": 0})
+    match.apply({"type": "ready", "seat": 0, "at": 10})
+    events = match.apply({"type": "ready", "seat": 1, "at": 20})
+    assert [e.type for e in events] == ["ready", "round_started"]
+    assert match.view(0)["phase"] == "playing" and match.view(0)["round_started_at"] == 20
+    with pytest.raises(InvalidOptions, match="countdown_seconds"):
+        mindtable.new_match("neurorace", players=2, options={"countdown_seconds": 11})
+
+
+def test_matches_set_up_under_the_older_rule_keep_any_seat_saying_start() -> None:
+    # A revision-2 room (its pinned start has no start_rule): it goes on as it began, and replays.
+    snapshot = mindtable.new_match("neurorace", players=2, seed=4).snapshot()
+    for key in ("start_rule", "ready", "countdown_ms", "countdown_ends_at"):
+        del snapshot["state"][key]
+    match = mindtable.Match.from_snapshot(snapshot)
+    assert match.view(0)["start_rule"] == "anyone"
+    assert {a["type"] for a in match.legal_actions(1)} == {"start"}
+    refused(match, "start_by_anyone", type="ready", seat=0, at=10)
+    match.apply({"type": "start", "seat": 1, "at": 20})
+    assert match.view(0)["phase"] == "playing" and match.view(0)["round_started_at"] == 20
+    assert mindtable.replay(match.record()).snapshot() == match.snapshot()
 
 
 def test_one_hand_take_a_tile_then_place_or_return_it_before_the_next(nr) -> None:
@@ -179,8 +248,10 @@ def test_a_shorter_game_for_children_ends_at_the_chosen_level(nr) -> None:
 def test_each_round_reshuffles_tiles_and_sides() -> None:
     match = mindtable.new_match("neurorace", players=2, seed=9)
     first = list(match.state["centre"])
-    match.apply({"type": "start", "seat": 0, "at": 0})
-    match.apply({"type": "take", "seat": 0, "spot": 0, "at": 1})
+    for seat in range(2):
+        match.apply({"type": "ready", "seat": seat, "at": 0})
+    match.apply({"type": "go", "at": 3000})
+    match.apply({"type": "take", "seat": 0, "spot": 0, "at": 3001})
     # Nobody can finish quickly here, so finish by a position: lay 7 tiles and stop.
     snapshot = match.snapshot()
     state = snapshot["state"]
@@ -192,7 +263,7 @@ def test_each_round_reshuffles_tiles_and_sides() -> None:
         state["centre"][spot] = None
         state["players"][0]["slots"][slot] = {"tile": tile, "up": up, "spot": spot}
     again = mindtable.Match.from_snapshot(snapshot)
-    again.apply({"type": "stop", "seat": 0, "at": 50})
+    again.apply({"type": "stop", "seat": 0, "at": 3050})
     second = again.state["centre"]
     assert sorted(t for t, _ in second) == list(range(60))
     assert [t for t, _ in second] != [t for t, _ in first]
@@ -219,6 +290,8 @@ def test_malformed_and_foreign_actions_are_refused_with_specific_codes(nr) -> No
     refused(match, "system_action", type="time_up", seat=0, at=2)
     refused(match, "no_timer", type="time_up", seat=None, at=2)
     refused(match, "round_running", type="start", seat=1, at=2)
+    refused(match, "round_running", type="ready", seat=1, at=2)
+    refused(match, "no_countdown", type="go", at=2)
 
 
 def test_a_snapshot_that_breaks_an_invariant_is_refused(nr) -> None:

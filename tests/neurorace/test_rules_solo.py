@@ -12,16 +12,19 @@ def test_one_player_plays_solo_with_a_20_second_timer_by_default() -> None:
     match = mindtable.new_match("neurorace", players=1, seed=3)
     assert match.options["mode"] == "solo" and match.options["solo_seconds"] == 20.0
     assert match.next_deadline() is None  # the timer runs only during a round
-    match.apply({"type": "start", "seat": 0, "at": 1000})
+    match.apply({"type": "ready", "seat": 0, "at": 1000})
+    assert match.next_deadline().action["type"] == "go"  # 3-2-1, then the timer starts
+    match.apply({"type": "go", "at": 4000})
     deadline = match.next_deadline()
-    assert deadline.at == 21_001 and deadline.action == {"type": "time_up", "seat": None}
-    assert match.view(0)["time_up_at"] == 21_001
+    assert deadline.at == 24_001 and deadline.action == {"type": "time_up", "seat": None}
+    assert match.view(0)["time_up_at"] == 24_001
 
 
 def test_the_timer_is_configurable() -> None:
     match = mindtable.new_match("neurorace", players=1, seed=3, options={"solo_seconds": 7.5})
-    match.apply({"type": "start", "seat": 0, "at": 0})
-    assert match.next_deadline().at == 7_501
+    match.apply({"type": "ready", "seat": 0, "at": 0})
+    match.apply({"type": "go", "at": 3000})
+    assert match.next_deadline().at == 10_501
     with pytest.raises(InvalidOptions, match="solo_seconds"):
         mindtable.new_match("neurorace", players=1, options={"solo_seconds": 0})
     with pytest.raises(InvalidOptions, match="SOLO mode is for 1 player"):

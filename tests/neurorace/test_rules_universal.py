@@ -92,10 +92,10 @@ def test_players_may_end_the_game_early_when_all_agree(nr) -> None:
 def test_start_clears_end_votes_and_end_is_only_between_rounds(nr) -> None:
     match = nr.position(options=UNIVERSAL, playing=False)
     match.apply({"type": "end", "seat": 0, "at": 10})
-    match.apply({"type": "start", "seat": 1, "at": 20})
+    nr.start_round(match, at=20)
     assert not any(p["end_vote"] for p in match.state["players"])
     with pytest.raises(IllegalAction) as info:
-        match.apply({"type": "end", "seat": 0, "at": 30})
+        match.apply({"type": "end", "seat": 0, "at": 3030})
     assert info.value.code == "round_running"
 
 

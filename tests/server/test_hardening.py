@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import sqlite3
@@ -274,7 +275,10 @@ def test_a_flood_of_50_connections_from_one_address_is_held_to_the_limits(start_
         sockets = await asyncio.gather(*(websockets.connect(url) for _ in range(50)))
         welcomed, refused, pongs = [], 0, 0
         for ws in sockets:
-            await ws.send(json.dumps({"type": "hello", "last_seq": 0}))
+            # A refused connection is told so and closed at once: on a loaded machine that can come before
+            # our hello is sent. The refusal is still there to read.
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(json.dumps({"type": "hello", "last_seq": 0}))
         for ws in sockets:
             first = json.loads(await asyncio.wait_for(ws.recv(), 5))
             if first["kind"] == "welcome":

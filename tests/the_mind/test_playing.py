@@ -111,3 +111,54 @@ def test_a_level_ends_when_every_card_is_played_and_the_next_is_dealt_after_a_re
     assert types[:3] == ["card_played", "level_completed", "level_started"]
     view = match.view(0)
     assert (view["level"], view["phase"], len(view["hand"])) == (2, "refocus", 2)
+
+
+def test_an_unstopped_mistake_is_charged_when_the_lower_card_is_played():
+    # Book: "Si se juega una carta fuera de orden, el equipo pierde una vida". Nobody calls stop after 36,
+    # but when 35 goes on the pile after it, everyone sees the pile out of order: the life is lost then.
+    match = position([[36, 80], [35, 90]], detection="players", lives=2)
+    act(match, "play", 0)  # 36 while seat 1 holds 35: nobody notices yet
+    assert match.view(1)["lives"] == 2
+    events = act(match, "play", 1)  # 35 on top of 36: evident
+    lost = next(e for e in events if e["type"] == "life_lost")
+    assert lost["cause"] == "evident" and lost["card"] == 36 and lost["seat"] == 0
+    assert match.view(0)["lives"] == 1 and match.view(0)["phase"] == "refocus"
+    all_ready(match)
+    act(match, "play", 0)  # 80, then 90: in order, nothing more to pay
+    act(match, "play", 1)
+    assert match.view(0)["lives"] == 1 and match.view(0)["level"] == 3
+
+
+def test_a_mistake_charged_by_a_stop_is_not_charged_again_when_the_set_aside_card_is_played():
+    match = position([[36, 37], [35, 90]], detection="players", lives=3)
+    act(match, "play", 0)
+    act(match, "stop", 1)
+    assert match.view(0)["lives"] == 2 and match.view(0)["set_aside"] == [[], [35]]
+    all_ready(match)
+    act(match, "play", 1)  # the set-aside 35 goes below 36 on the pile: already paid for
+    assert match.view(0)["lives"] == 2 and match.view(0)["phase"] == "playing"
+
+
+def test_an_unstopped_mistake_whose_lower_card_is_the_last_of_the_level_still_costs_a_life():
+    match = position([[36], [35]], level=1, detection="players", lives=2)
+    act(match, "play", 0)
+    events = act(match, "play", 1)
+    types = [e["type"] for e in events]
+    assert types.index("life_lost") < types.index("level_completed")
+    assert match.view(0)["lives"] == 1 and match.view(0)["level"] == 2
+
+
+def test_an_unstopped_mistake_that_costs_the_last_life_ends_the_game():
+    match = position([[36, 80], [35, 90]], detection="players", lives=1)
+    act(match, "play", 0)
+    act(match, "play", 1)
+    assert match.is_over and match.result.reason == "lost"
+
+
+def test_stop_in_blind_mode_says_the_pile_is_checked_at_the_end_of_the_level():
+    match = position([[60, 70], [5, 99]], mode="blind", level=2, detection="players")
+    act(match, "play", 0)
+    with pytest.raises(mindtable.IllegalAction) as err:
+        act(match, "stop", 1)
+    assert err.value.code == "stop_blind"
+    assert "checked when the level ends" in err.value.message

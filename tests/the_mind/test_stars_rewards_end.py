@@ -144,3 +144,43 @@ def test_refocus_after_a_star():
     assert match.view(0)["phase"] == "refocus"
     all_ready(match)
     assert match.view(0)["phase"] == "playing"
+
+
+def test_the_proposer_may_withdraw_a_star_proposal_and_play_goes_on():
+    match = position([[10, 50], [20, 60]], stars=1)
+    act(match, "propose_star", 0)
+    assert "withdraw" not in {a["type"] for a in match.legal_actions(1)}
+    with pytest.raises(mindtable.IllegalAction) as err:
+        act(match, "withdraw", 1)
+    assert err.value.code == "not_proposer" and err.value.params == {"by": 0}
+    assert "withdraw" in {a["type"] for a in match.legal_actions(0)}
+    events = act(match, "withdraw", 0)
+    assert events == [{"type": "withdrawn", "seat": 0, "kind": "star"}]
+    view = match.view(1)
+    assert view["proposal"] is None and view["stars"] == 1 and view["phase"] == "playing"
+    act(match, "play", 0)  # play is no longer paused
+    with pytest.raises(mindtable.IllegalAction) as err:
+        act(match, "withdraw", 0)
+    assert err.value.code == "no_proposal"
+
+
+def test_a_blind_run_that_loses_its_last_life_after_a_win_says_so():
+    match = position([[60, 70], [5, 99]], mode="blind", level=2, lives=1, levels_completed=12)
+    snapshot = match.snapshot()
+    snapshot["state"]["normal_won"] = True
+    match = mindtable.Match.from_snapshot(snapshot)
+    for seat in (0, 1, 0, 1):
+        act(match, "play", seat)
+    result = match.result
+    assert result.reason == "blind_lost"  # not "lost" with everyone listed as winners
+    assert result.winners == (0, 1) and result.details["won_levels"] == 12
+    assert result.details["blind_levels"] == 0 and result.details["lives"] == 0
+
+
+def test_a_star_whose_face_up_discard_is_below_the_pile_reveals_an_unstopped_mistake():
+    match = position([[36, 80], [35, 90]], detection="players", lives=2, stars=1)
+    act(match, "play", 0)  # 36 while 35 is held
+    act(match, "propose_star", 1)
+    events = act(match, "agree", 0)  # 80 and 35 are discarded face up: 35 < 36
+    lost = next(e for e in events if e["type"] == "life_lost")
+    assert lost["cause"] == "evident" and match.view(0)["lives"] == 1

@@ -5,6 +5,7 @@ sees, the verdict that counts, who decided it, and the score the game gives for 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +17,16 @@ from mindtable.trivia.quiz import open_ask
 from tests.core.test_conformance import test_random_play_respects_the_protocol as conformance
 from tests.reference_quiz import GAME
 
-mindtable.register_game(GAME)
+
+@pytest.fixture(autouse=True, scope="module")
+def _quiz_relay_registered() -> Iterator[None]:
+    """Quiz Relay is registered while these tests run, and only then (other tests list the registered games)."""
+    from mindtable.core import registry
+
+    mindtable.register_game(GAME)
+    yield
+    registry._loaded.pop(GAME.id, None)
+
 
 ANSWERER, READER, OTHER = 0, 2, 1  # with three players, the reader is the answerer's right (seat 2)
 
@@ -254,8 +264,12 @@ def test_the_answerer_of_a_double_card_chooses_by_topic_and_penalty_before_seein
     card = Card(
         "double-1",
         (
-            Question("d/1", "text", "Who won Wimbledon in 1980?", "Björn BORG", extra={"topic": "Tennis", "penalty": 20}),
-            Question("d/2", "text", "Which vitamin does sunlight make?", "D", extra={"topic": "Vitamins", "penalty": 40}),
+            Question(
+                "d/1", "text", "Who won Wimbledon in 1980?", "Björn BORG", extra={"topic": "Tennis", "penalty": 20}
+            ),
+            Question(
+                "d/2", "text", "Which vitamin does sunlight make?", "D", extra={"topic": "Vitamins", "penalty": 40}
+            ),
         ),
         type="double",
     )

@@ -211,7 +211,9 @@ cards:
 ]
 
 
-@pytest.mark.parametrize(("text", "line", "field", "message"), [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES])
+@pytest.mark.parametrize(
+    ("text", "line", "field", "message"), [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES]
+)
 def test_a_bad_set_file_is_reported_with_file_line_and_field(text: str, line: int, field: str, message: str) -> None:
     qset, problems = validate_set_text(text, "content/bad.yaml")
     assert qset is None
@@ -278,9 +280,9 @@ def test_plain_questions_make_category_and_typed_cards() -> None:
     cards = make_category_cards(plain, seed=3)
     assert len(cards) == 100 and all(len(c.questions) == 6 for c in cards)
     doubles = make_typed_cards(plain, "double", seed=3)
-    assert doubles and all(
-        len({q.extra["penalty"] for q in c.questions}) == 2 for c in doubles
-    ), "the two questions of a double card have different penalties"
+    assert doubles and all(len({q.extra["penalty"] for q in c.questions}) == 2 for c in doubles), (
+        "the two questions of a double card have different penalties"
+    )
     for card in doubles:
         a, b = card.questions
         order = {"easy": 0, "medium": 1, "hard": 2}
@@ -315,6 +317,8 @@ def test_the_fit_command_reports_how_many_games_a_bank_feeds() -> None:
 
 
 def test_the_validate_command_reads_set_files_as_they_are() -> None:
-    result = CliRunner().invoke(app, ["questions", "validate", str(GAMES / "eesti_malumang" / "content"), "--no-duplicates"])
+    result = CliRunner().invoke(
+        app, ["questions", "validate", str(GAMES / "eesti_malumang" / "content"), "--no-duplicates"]
+    )
     assert result.exit_code == 0, result.output
     assert "0 errors" in result.output

@@ -81,7 +81,11 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db_url = f"sqlite:///{folder / 'mindtable.sqlite3'}"
     log = (folder / "server.log").open("w+b")
     # The reference game of the core (tests/reference_game.py) is added for the generic table's tests.
-    env = {**os.environ, "MINDTABLE_GAMES": "riddle-relay=tests.reference_game:GAME", "PYTHONPATH": str(REPO)}
+    env = {
+        **os.environ,
+        "MINDTABLE_GAMES": "riddle-relay=tests.reference_game:GAME,quiz-relay=tests.reference_quiz:GAME",
+        "PYTHONPATH": str(REPO),
+    }
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCHER, db_url, str(port)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=env
     )

@@ -115,8 +115,8 @@ def test_solo_take_turn_place_return_take_back_and_check(browser: Any, server_ur
     # -- before START the card lies face down; START turns it over and starts the timer ------------
     page.wait_for_selector(f'{GAME}[data-phase="ready"]')
     assert page.locator('[data-testid="my-card"].face-down').count() == 1
-    assert page.locator('[data-testid="action-start"]').is_enabled()
-    page.keyboard.press("s")
+    assert page.locator('[data-testid="action-ready"]').is_enabled()
+    page.keyboard.press("s")  # ready: the 3-2-1 runs, then the round starts
     page.wait_for_selector(f'{GAME}[data-phase="playing"]')
     view = nr.view()
     task = view["players"][0]["task"]
@@ -214,7 +214,7 @@ def test_solo_take_turn_place_return_take_back_and_check(browser: Any, server_ur
         == wrong
     )
     assert page.locator('[data-testid="check-problems"] li').count() == len(wrong)
-    assert page.locator('[data-testid="action-start"]').is_enabled()
+    assert page.locator('[data-testid="action-ready"]').is_enabled()
     assert page.locator('[data-testid="my-card"].face-down').count() == 1  # the next card lies face down
     assert page.locator('[data-testid="completed"]').get_attribute("data-value") == str(
         nr.view()["players"][0]["completed"]
@@ -233,7 +233,7 @@ def test_solo_timer_runs_out(browser: Any, server_url: str) -> None:
     nr = Page(browser, viewport=DESKTOP)
     nr.sit(server_url, answer["code"], answer["seat"], answer["token"], "Ana")
     nr.page.wait_for_selector(f'{GAME}[data-phase="ready"]')
-    nr.page.click('[data-testid="action-start"]')
+    nr.page.click('[data-testid="action-ready"]')
     nr.page.wait_for_selector(f'{GAME}[data-phase="playing"] [data-testid="solo-timer"][data-running="true"]')
     nr.page.wait_for_selector(f'{GAME}[data-phase="ready"] [data-testid="check"][data-reason="time_up"]')
     assert nr.page.locator('[data-testid="losses"]').get_attribute("data-value") == "1"
@@ -263,7 +263,10 @@ def test_basic_against_a_solver_bot(browser: Any, server_url: str, screenshots: 
     bot_name = bot.locator(".nr-player-head strong").inner_text()
     assert bot_name and bot.locator(".badge").first.inner_text().lower() == "bot"
 
-    # -- the bot says START; the human sees its card and its tiles as it lays them ------------------
+    # -- the bot only marks itself ready: the round waits for the human, then the 3-2-1 -----------
+    page.wait_for_timeout(1500)  # the bot marked itself ready after 400 ms
+    assert nr.view()["phase"] == "ready" and nr.view()["ready"] == [False, True]
+    page.click('[data-testid="action-ready"]')
     page.wait_for_selector(f'{GAME}[data-phase="playing"]')
     wait_bot_filled(page, 2)
     bot_task = nr.view()["players"][1]["task"]
@@ -332,6 +335,6 @@ def test_spectator_and_replay_of_a_bot_game(browser: Any, server_url: str, scree
     page.keyboard.press("End")
     page.wait_for_selector(f'{GAME}[data-phase="over"] [data-testid="check"][data-correct="true"]')
     steps = page.locator('[data-testid="replay-steps"] li')
-    assert any("START" in text for text in steps.all_inner_texts())
+    assert any("ready" in text.lower() for text in steps.all_inner_texts())
     page.screenshot(path=str(screenshots / "neurorace-replay-desktop.png"), full_page=True)
     nr.close()

@@ -26,10 +26,11 @@ comparing their numbers.
 Modes (option ``mode``)
 -----------------------
 ``basic``
-    Everyone starts at level 1. On START all play at once. Whoever has laid all 7 tiles says stop; the
-    card is checked: correct -> the next level (the card goes back to the box), wrong -> a new card of
-    the same level. All tiles go back to the centre, shuffled. The first to complete the last level
-    (``last_level``, 10; less for children) wins.
+    Everyone starts at level 1. Each seat marks ``ready``; when every seat is ready a countdown
+    (``countdown_seconds``, 3) runs and its end starts the round for everyone at the same ``at``.
+    Whoever has laid all 7 tiles says stop; the card is checked: correct -> the next level (the card
+    goes back to the box), wrong -> a new card of the same level. All tiles go back to the centre,
+    shuffled. The first to complete the last level (``last_level``, 10; less for children) wins.
 ``universal``
     As basic, but players start at ``start_levels``; the round's winner keeps the card as a point (seats
     in ``stay_at_level`` stay at their level); the game ends at the last level or when everyone says
@@ -42,7 +43,9 @@ Modes (option ``mode``)
 Actions (``{"type": ..., "seat": s, "at": ms, ...}``)
 ------------------------------------------------------
 =================================  =================================================================
-``start``                          say START (phase ``ready``; any seat)
+``ready``                          I am ready (phase ``ready``); when every seat is, phase ``countdown``
+``go`` (no seat)                   the countdown ends: the round starts, from ``next_deadline``
+``start``                          say START: only in matches set up under rules revision 2 or older
 ``take`` ``spot``                  take the tile at a centre spot (one hand: only with an empty hand)
 ``turn`` (``spot``)                turn over the tile in hand, or (empty hand) the tile at a spot
 ``place`` (``slot``)               lay the tile in hand on the leftmost empty place
@@ -74,12 +77,17 @@ Result
 >>> match = mindtable.new_match("neurorace", players=2, seed=1)
 >>> match.view(0)["players"][0]["task"] is None          # face down until START
 True
->>> _ = match.apply({"type": "start", "seat": 0, "at": 0})
->>> _ = match.apply({"type": "take", "seat": 1, "spot": 4, "at": 900})
->>> match.apply({"type": "take", "seat": 0, "spot": 4, "at": 950})
+>>> _ = match.apply({"type": "ready", "seat": 0, "at": 0})
+>>> [e.type for e in match.apply({"type": "ready", "seat": 1, "at": 200})]
+['ready', 'countdown']
+>>> match.next_deadline()
+Deadline(at=3200, action={'type': 'go', 'seat': None})
+>>> _ = match.apply(match.next_deadline().due_action())
+>>> _ = match.apply({"type": "take", "seat": 1, "spot": 4, "at": 3900})
+>>> match.apply({"type": "take", "seat": 0, "spot": 4, "at": 3950})
 Traceback (most recent call last):
 ...
-mindtable.core.errors.IllegalAction: the tile at spot 4 was taken by seat 1 at 900 ms
+mindtable.core.errors.IllegalAction: the tile at spot 4 was taken by seat 1 at 3900 ms
 """
 
 from mindtable.games.neurorace.rules import NeuroRace

@@ -79,27 +79,48 @@ class SolverBot:
         self._since = 0
         self._step = 0
         self._mistake: tuple[int, int, int] | None = None  # round, slot, spot of a tile laid on purpose wrong
+        self._draws: tuple[int, dict[tuple[Any, ...], float]] = (-1, {})
+        #: Every reading of the centre since the last plan was the same or one tile fewer.
+        self._centre_shrunk = False
+        self._centre: tuple[list[dict[str, Any]], dict[int, tuple[Side, ...]]] | None = None
+        # The last plan: (task, filled, previous, hand), the centre it was made with (spot -> sides), and the plan
+        # as (spot, side) pairs (spot -1: the tile in hand), or None when there was none.
+        self._plan: tuple[tuple[Any, ...], dict[int, tuple[Side, ...]], list[tuple[int, int]] | None] | None = None
 
     # -- timing ----------------------------------------------------------------------------------------
     def _random(self, *key: Any) -> random.Random:
         return random.Random("/".join(map(str, ("neurorace-bot", self.seed, self.seat, self._step, *key))))
 
+    def _draw(self, *key: Any) -> float:
+        """The first ``random()`` of ``_random(*key)``, kept for this step (asked again, the bot draws the same)."""
+        memo = self._draws
+        if memo[0] != self._step:
+            memo = self._draws = (self._step, {})
+        value = memo[1].get(key)
+        if value is None:
+            value = memo[1][key] = self._random(*key).random()
+        return value
+
     def _at(self, factor: float, *key: Any) -> int:
-        spread = self._random("delay", *key).uniform(1 - self.jitter, 1 + self.jitter)
+        low, high = 1 - self.jitter, 1 + self.jitter
+        spread = low + (high - low) * self._draw("delay", *key)  # random.Random.uniform, from the same draw
         return self._since + max(1, round(self.action_ms * factor * spread))
 
     # -- deciding --------------------------------------------------------------------------------------
     def decide(self, observation: Observation) -> Decision | None:
         view = observation.view
         me = view["players"][self.seat]
-        signature = (view["phase"], view["round"], repr(me["slots"]), repr(me["hand"]), me["level"])
+        signature = (view["phase"], view["round"], repr(me["slots"]), repr(me["hand"]), me["level"], view.get("ready"))
         if signature != self._signature:
             self._signature = signature
             self._since = observation.now
             self._step += 1
-        legal = {action["type"] for action in observation.legal_actions}
         if view["phase"] == "ready":
-            if "start" in legal:
+            # A bot only ever marks itself ready; the round starts for everyone after the countdown.
+            legal = {action["type"] for action in observation.legal_actions}
+            if "ready" in legal:
+                return Decision({"type": "ready"}, self._since + self.start_delay_ms)
+            if "start" in legal:  # a match set up under rules revision 2 or older (any seat says START)
                 return Decision({"type": "start"}, self._since + self.start_delay_ms)
             return None
         if view["phase"] != "playing" or me["task"] is None:
@@ -114,18 +135,12 @@ class SolverBot:
             return Decision({"type": "stop"}, self._at(1.0, "stop"))
         if hand is not None and self._mistake == (view["round"], filled, hand["from_spot"]):
             return Decision({"type": "place", "slot": filled}, self._at(1.0, "place"))
-        # The tile in hand comes first, so that the plan keeps it when it fits as well as any other.
-        spots: list[int] = [-1] if hand is not None else []
-        items: list[list[Side]] = [[_side(hand["up"]), _side(hand["down"])]] if hand is not None else []
-        for entry in view["centre"]:
-            up = _side(entry["up"])
-            down = BACKS.get(up)
-            spots.append(entry["spot"])
-            items.append([up] if down is None else [up, down])
+        centre = self._read_centre(view["centre"])
         previous = slots[filled - 1]["number"] if filled else None
-        plan = solve(task, items, start=filled, previous=previous) if filled < PLACES else None
+        held = (hand["from_spot"], (_side(hand["up"]), _side(hand["down"]))) if hand is not None else None
+        plan = self._plan_steps(task, me["task"], centre, filled, previous, held) if filled < PLACES else None
         if hand is not None:
-            if plan and plan[0][0] == 0:
+            if plan and plan[0][0] == -1:
                 if plan[0][1] == 0:
                     return Decision({"type": "place", "slot": filled}, self._at(1.0, "place"))
                 return Decision({"type": "turn"}, self._at(1.0, "turn"))
@@ -136,12 +151,132 @@ class SolverBot:
             return None  # wait for tiles held by others to come back
         bits = math.log2(120 / max(1, choices(task)[filled]))
         factor = 1.0 + bits / 2
-        rnd = self._random("mistake", view["round"], filled)
-        if self.mistake_chance and rnd.random() < self.mistake_chance:
+        if self.mistake_chance and self._draw("mistake", view["round"], filled) < self.mistake_chance:
+            rnd = self._random("mistake", view["round"], filled)
+            rnd.random()
             place = task.places[filled]
+            spots, items = _items(centre, held)
             wrong = [spots[i] for i, options in enumerate(items) if not place.matches(options[0])]
             if wrong:
                 spot = rnd.choice(wrong)
                 self._mistake = (view["round"], filled, spot)
                 return Decision({"type": "take", "spot": spot}, self._at(factor, "take"))
-        return Decision({"type": "take", "spot": spots[plan[0][0]]}, self._at(factor, "take"))
+        return Decision({"type": "take", "spot": plan[0][0]}, self._at(factor, "take"))
+
+    def _read_centre(self, raw: list[dict[str, Any]]) -> dict[int, tuple[Side, ...]]:
+        """The centre by spot, each tile as the sides this bot can know; the last reading is reused when the centre
+        is the same or lost one tile."""
+        last = self._centre
+        if last is not None:
+            before, centre = last
+            if raw == before:
+                return centre
+            if len(raw) == len(before) - 1:
+                gone = next((i for i, (a, b) in enumerate(zip(raw, before, strict=False)) if a != b), len(raw))
+                if raw[gone:] == before[gone + 1 :]:
+                    centre = dict(centre)
+                    del centre[before[gone]["spot"]]
+                    self._centre = (list(raw), centre)
+                    return centre
+        centre = {}
+        known = _KNOWN
+        for entry in raw:
+            up = entry["up"]
+            side = (up["symbol"], up["colour"], up["number"])
+            sides = known.get(side)
+            if sides is None:
+                down = BACKS.get(side)
+                sides = (side,) if down is None else (side, down)
+            centre[entry["spot"]] = sides
+        self._centre = (list(raw), centre)
+        self._centre_shrunk = False
+        return centre
+
+    def _plan_steps(
+        self,
+        task: Task,
+        text: str,
+        centre: dict[int, tuple[Side, ...]],
+        filled: int,
+        previous: int | None,
+        held: tuple[int, tuple[Side, ...]] | None,
+    ) -> list[tuple[int, int]] | None:
+        """The plan for the rest of the card as (spot, side) pairs (spot -1: the tile in hand), or ``None``.
+
+        The solver returns the first layout in a fixed order (the tile in hand, then the centre in spot order; for
+        each tile its up side first). That first layout is known without solving again when, since the last plan,
+        tiles have only left the centre (taken by others, none of the plan's) and this bot has at most made the
+        plan's next step: taken its first tile, turned it, or placed it. Any other change plans afresh.
+        """
+        key = (text, filled, previous, held)
+        last = self._plan
+        if last is not None:
+            steps = _follow(last, key, centre, self._centre_shrunk)
+            if steps is not _UNKNOWN:
+                self._plan = (key, last[1], steps)
+                self._centre_shrunk = True
+                return steps
+        spots, items = _items(centre, held)
+        layout = solve(task, items, start=filled, previous=previous)
+        steps = None if layout is None else [(spots[item], side) for item, side in layout]
+        self._plan = (key, centre, steps)
+        self._centre_shrunk = True
+        return steps
+
+
+_UNKNOWN: Any = object()
+#: Up side -> the sides the bot knows of a centre tile showing it (the up side, and the back when it is unique).
+_KNOWN: dict[Side, tuple[Side, ...]] = {up: (up,) if down is None else (up, down) for up, down in BACKS.items()}
+
+
+def _items(centre: dict[int, tuple[Side, ...]], held: tuple[int, tuple[Side, ...]] | None) -> tuple[list[int], Any]:
+    """The solver's items and their spots: the tile in hand first (spot -1), so that the plan keeps it when it
+    fits as well as any other, then the centre in spot order."""
+    spots = [-1] if held is not None else []
+    items: list[list[Side]] = [list(held[1])] if held is not None else []
+    for spot, sides in centre.items():
+        spots.append(spot)
+        items.append(list(sides))
+    return spots, items
+
+
+def _follow(
+    last: tuple[Any, dict[int, tuple[Side, ...]], list[tuple[int, int]] | None],
+    key: tuple[Any, ...],
+    centre: dict[int, tuple[Side, ...]],
+    shrunk: bool = False,
+) -> list[tuple[int, int]] | None:
+    """The plan for ``key`` derived from the last one, or ``_UNKNOWN`` when it must be solved again.
+
+    ``shrunk``: the centre is known to hold only tiles of the centre the last plan was made with.
+    """
+    (text, filled, previous, held), before, steps = last
+    if key[0] != text or not (shrunk or centre.items() <= before.items()):
+        return _UNKNOWN
+    if steps is None:
+        # No layout with these tiles: none with fewer either (the same card, nothing new in hand).
+        return None if key[1:] == (filled, previous, held) else _UNKNOWN
+    if any(spot != -1 and spot not in centre for spot, _ in steps[1:]):
+        return _UNKNOWN
+    first_spot, first_side = steps[0]
+    if key[1:] == (filled, previous, held):
+        return steps if first_spot == -1 or first_spot in centre else _UNKNOWN
+    now_held = key[3]
+    if held is None and now_held is not None and key[1:3] == (filled, previous):
+        # Took the plan's first tile, as it lay (its up side up): it leads the same layout from the hand.
+        spot, sides = now_held
+        if spot == first_spot and spot not in centre and sides[0] == before[spot][0]:
+            return [(-1, first_side), *steps[1:]]
+        return _UNKNOWN
+    if held is not None and now_held is not None and key[1:3] == (filled, previous):
+        # Turned the tile in hand to show the side the plan lays.
+        spot, sides = held
+        if (first_spot, first_side) == (-1, 1) and now_held == (spot, (sides[1], sides[0])):
+            return [(-1, 0), *steps[1:]]
+        return _UNKNOWN
+    if held is not None and now_held is None and key[1] == filled + 1:
+        # Placed the tile in hand, up side as planned: the rest of the layout is the first for the rest.
+        if (first_spot, first_side) == (-1, 0) and key[2] == held[1][0][2] and steps[1:]:
+            return steps[1:]
+        return _UNKNOWN
+    return _UNKNOWN

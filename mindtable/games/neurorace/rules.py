@@ -6,7 +6,11 @@ where the book is silent.
 State layout (all plain JSON)::
 
     mode, last_level, limit_ms (solo), max_rounds, stay[seat], ages[seat]
-    phase            "ready" (cards lie face down; anyone may say START) | "playing" | "over"
+    phase            "ready" (cards lie face down; each seat marks ready) | "countdown" (everyone is ready: 3-2-1)
+                     | "playing" | "over"
+    start_rule       "ready" (revision 3: every seat marks ready, then the countdown's system move ``go`` starts
+                     the round) or "anyone" (older matches: any seat says ``start``); absent means "anyone"
+    ready[seat]      who has marked ready for the next round; countdown_ms, countdown_ends_at (ms or null)
     round            rounds started so far; round_started_at: "at" of the latest START
     centre[spot]     [tile id, up side index] or null: 60 spots, fixed for a round
     players[seat]    level, card, side, hand {tile, up, spot, at} | null, slots[7] {tile, up, spot} | null,
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -43,7 +47,10 @@ CONTENT_DIGEST = (
         b"".join(resources.files(__package__).joinpath(name).read_bytes() for name in ("tiles.txt", "deck.txt"))
     ).hexdigest()[:16]
 )
-READY, PLAYING, OVER = "ready", "playing", "over"
+READY, COUNTDOWN, PLAYING, OVER = "ready", "countdown", "playing", "over"
+PHASES = (READY, COUNTDOWN, PLAYING, OVER)
+#: How a round starts: every seat marks ready then a countdown (revision 3), or any seat says START.
+BY_READY, BY_ANYONE = "ready", "anyone"
 MAX_PLAYERS = 6
 HIDDEN = (
     "the down side of every tile in the centre, on a card or in another player's hand; which tile (id) lies "
@@ -80,6 +87,12 @@ def tile_side(tile: int, up: int) -> Side:
 #: NeuroRace's reason codes (besides the core's), with their English templates.
 CODES = {
     "round_running": "round {round} is already running",
+    "countdown_running": "everyone is ready: the round starts at {at} ms",
+    "already_ready": "you are already ready; the round starts when every seat is ready",
+    "start_by_ready": "a round starts when every seat is ready: say 'ready' (nobody starts it for the others)",
+    "start_by_anyone": "this match follows the older rule (any seat says START): say 'start'",
+    "no_countdown": "no countdown is running",
+    "countdown_not_due": "the countdown ends at {due} ms, not at {at} ms",
     "not_in_mode": "BASIC ends only when someone completes the last level; 'end' is for UNIVERSAL and SOLO",
     "already_voted": "seat {seat} has already agreed to end the game",
     "no_timer": "no timer is running (SOLO mode, during a round)",
@@ -105,9 +118,46 @@ CODES = {
 
 
 # -- the moves: who may make each one and when (gates), and their parameters' domains --------------------------
+def start_rule(state: State) -> str:
+    """How this match's rounds start (states of revision 2 and older have no field: any seat says START)."""
+    return str(state.get("start_rule", BY_ANYONE))
+
+
 def _gate_ready_phase(state: State, seat: Any, at: Any) -> IllegalAction | None:
-    if state["phase"] != READY:
+    phase = state["phase"]
+    if phase == COUNTDOWN:
+        return refuse("countdown_running", at=state["countdown_ends_at"])
+    if phase != READY:
         return refuse("round_running", round=state["round"])
+    return None
+
+
+def _gate_start(state: State, seat: Any, at: Any) -> IllegalAction | None:
+    refusal = _gate_ready_phase(state, seat, at)
+    if refusal is not None:
+        return refusal
+    if start_rule(state) == BY_READY:
+        return refuse("start_by_ready")
+    return None
+
+
+def _gate_ready(state: State, seat: int, at: Any) -> IllegalAction | None:
+    refusal = _gate_ready_phase(state, seat, at)
+    if refusal is not None:
+        return refusal
+    if start_rule(state) != BY_READY:
+        return refuse("start_by_anyone")
+    if state["ready"][seat]:
+        return refuse("already_ready")
+    return None
+
+
+def _gate_go(state: State, seat: Any, at: Any) -> IllegalAction | None:
+    if state["phase"] != COUNTDOWN:
+        return refuse("no_countdown")
+    due = state["countdown_ends_at"]
+    if at is None or at < due:
+        return refuse("countdown_not_due", due=due, at=at)
     return None
 
 
@@ -132,6 +182,8 @@ def _gate_time_up(state: State, seat: Any, at: Any) -> IllegalAction | None:
 
 
 def _gate_playing(state: State, seat: int, at: Any) -> IllegalAction | None:
+    if state["phase"] == COUNTDOWN:
+        return refuse("countdown_running", at=state["countdown_ends_at"])
     if state["phase"] != PLAYING:
         last = state["last_stop"]
         if state["round"] and last is not None:
@@ -240,10 +292,23 @@ def _slot_refusal(state: State, seat: int, slot: Any) -> IllegalAction:
 MOVES = MoveTable(
     [
         Move(
+            "ready",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_ready,
+            help="I am ready: the round starts after a countdown once every seat is ready",
+        ),
+        Move(
             "start",
             lambda state, action, rng: _apply(state, action, rng),
-            _gate_ready_phase,
-            help="START: everyone turns their card and the round begins",
+            _gate_start,
+            help="START (matches of rules revision 2 and older: any seat starts the round)",
+        ),
+        Move(
+            "go",
+            lambda state, action, rng: _apply(state, action, rng),
+            _gate_go,
+            system=True,
+            help="the countdown ends: everyone turns their card and the round begins",
         ),
         Move("end", lambda state, action, rng: _apply(state, action, rng), _gate_end, help="agree to end the game now"),
         Move(
@@ -366,6 +431,14 @@ class NeuroRace(Game):
             help="UNIVERSAL: seats (comma-separated) that stay at their level when they win a round",
         ),
         Option(
+            "countdown_seconds",
+            int,
+            default=3,
+            minimum=0,
+            maximum=10,
+            help="seconds of the 3-2-1 countdown once every seat is ready (not in the book; 0: start at once)",
+        ),
+        Option(
             "max_rounds",
             int,
             default=None,
@@ -384,7 +457,9 @@ class NeuroRace(Game):
     moves = MOVES
     codes = CODES
     #: 2: codes with parameters; stop refused while holding a tile (it was accepted but never listed).
-    rules_revision = 2
+    #: 3: a round starts only when every seat is ready, after a countdown (the system move ``go``); matches set
+    #: up under revision 2 or older (no ``start_rule`` in their state, or format-1 records) keep ``start``.
+    rules_revision = 3
 
     # -- setup ---------------------------------------------------------------------------------------
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -412,6 +487,9 @@ class NeuroRace(Game):
         ages = _parse_int_list("ages", options["ages"], players, 0, 150)
         stay = set(_parse_int_list("stay_at_level", options["stay_at_level"], None, 0, players) or [])
         mode = options["mode"]
+        # A format-1 record replays with the legacy generator (algorithm 1): those matches were played under
+        # the older rule where any seat says START, so they keep it and replay as they were played.
+        rule = BY_ANYONE if rng.algorithm == 1 else BY_READY
         state: State = {
             "mode": mode,
             "last_level": options["last_level"],
@@ -420,6 +498,10 @@ class NeuroRace(Game):
             "stay": [seat in stay for seat in range(players)],
             "ages": ages if ages is not None else [None] * players,
             "phase": READY,
+            "start_rule": rule,
+            "ready": [False] * players,
+            "countdown_ms": int(options.get("countdown_seconds", 3)) * 1000,
+            "countdown_ends_at": None,
             "round": 0,
             "round_started_at": None,
             "centre": [],
@@ -464,13 +546,15 @@ class NeuroRace(Game):
     def to_act(self, state: State, players: int) -> list[int]:
         phase = state["phase"]
         if phase == READY:
+            if start_rule(state) == BY_READY:
+                return [seat for seat in range(players) if not state["ready"][seat]]
             return list(range(players))
         if phase != PLAYING:
             return []
         return list(range(players))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        reveal_tasks = state["phase"] != READY
+        reveal_tasks = state["phase"] in (PLAYING, OVER)
         players = []
         for index, player in enumerate(state["players"]):
             hand = player["hand"]
@@ -504,6 +588,10 @@ class NeuroRace(Game):
         return {
             "mode": state["mode"],
             "phase": state["phase"],
+            "start_rule": start_rule(state),
+            "ready": list(state.get("ready") or [False] * len(state["players"])),
+            "countdown_ends_at": state.get("countdown_ends_at"),
+            "countdown_ms": state.get("countdown_ms", 0),
             "round": state["round"],
             "last_level": state["last_level"],
             "round_started_at": state["round_started_at"],
@@ -520,6 +608,23 @@ class NeuroRace(Game):
             "hidden": HIDDEN,
             "outcome": state["outcome"],
         }
+
+    def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        # Speed (issue 14): the public part once for all seats; a seat's own is "you" and its hand's down side.
+        public = self.view(state, None)
+        views = {}
+        for seat in seats:
+            view = public.copy()
+            view["you"] = seat
+            hand = state["players"][seat]["hand"]
+            if hand is not None:
+                players = list(public["players"])
+                mine = dict(players[seat])
+                mine["hand"] = dict(mine["hand"], down=side_dict(tile_side(hand["tile"], 1 - hand["up"])))
+                players[seat] = mine
+                view["players"] = players
+            views[seat] = view
+        return views
 
     def result(self, state: State) -> Result | None:
         outcome = state["outcome"]
@@ -540,6 +645,8 @@ class NeuroRace(Game):
         return Result(tuple(outcome["winners"]), tuple(float(s) for s in outcome["scores"]), outcome["reason"], details)
 
     def next_deadline(self, state: State) -> Deadline | None:
+        if state["phase"] == COUNTDOWN:
+            return Deadline(int(state["countdown_ends_at"]), {"type": "go", "seat": None})
         due = _time_up_at(state)
         if due is None:
             return None
@@ -607,8 +714,24 @@ def _deal(state: State, seat: int, level: int, r: random.Random, avoid: int | No
     return False
 
 
+def _mark_ready(state: State, seat: int, at: int) -> list[Event]:
+    state["ready"][seat] = True
+    events = [Event("ready", {"seat": seat, "at": at})]
+    if not all(state["ready"]):
+        return events
+    wait = int(state.get("countdown_ms", 0))
+    if wait <= 0:
+        return events + _start(state, at)
+    state["phase"] = COUNTDOWN
+    state["countdown_ends_at"] = at + wait
+    return [*events, Event("countdown", {"at": at, "ends_at": at + wait, "seconds": wait / 1000})]
+
+
 def _start(state: State, at: int) -> list[Event]:
     state["phase"] = PLAYING
+    if "ready" in state:
+        state["ready"] = [False] * len(state["players"])
+        state["countdown_ends_at"] = None
     state["round"] += 1
     state["round_started_at"] = at
     for player in state["players"]:
@@ -749,8 +872,15 @@ def state_problems(state: State, players: int | None = None) -> list[str]:
             return [f"missing field {key!r}"]
     if state["mode"] not in MODES:
         problems.append(f"field 'mode' must be one of {', '.join(MODES)}, got {state['mode']!r}")
-    if state["phase"] not in (READY, PLAYING, OVER):
-        problems.append(f"field 'phase' must be ready, playing or over, got {state['phase']!r}")
+    if state["phase"] not in PHASES:
+        problems.append(f"field 'phase' must be one of {', '.join(PHASES)}, got {state['phase']!r}")
+    if start_rule(state) not in (BY_READY, BY_ANYONE):
+        problems.append(f"field 'start_rule' must be ready or anyone, got {state['start_rule']!r}")
+    ready = state.get("ready")
+    if ready is not None and (not isinstance(ready, list) or len(ready) != len(state["players"])):
+        problems.append("field 'ready' must hold one true/false per seat")
+    if state["phase"] == COUNTDOWN and not isinstance(state.get("countdown_ends_at"), int):
+        problems.append("field 'countdown_ends_at' must be set while the countdown runs")
     if players is not None and len(state["players"]) != players:
         problems.append(f"field 'players' has {len(state['players'])} entries for {players} players")
     if state["phase"] == PLAYING and not isinstance(state.get("round_started_at"), int):
@@ -825,11 +955,13 @@ def _apply(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     """The effect of every NeuroRace move (the action passed its gate and parameter checks)."""
     kind = action["type"]
     at = action.get("at", 0)
-    if kind == "start":
+    if kind in ("start", "go"):
         return _start(state, at)
     if kind == "time_up":
         return _time_up(state, at, rng)
     seat: int = action["seat"]
+    if kind == "ready":
+        return _mark_ready(state, seat, at)
     if kind == "end":
         return _vote_end(state, seat)
     player = state["players"][seat]

@@ -40,16 +40,49 @@ def _tile_candidates(place: Place) -> tuple[Candidate, ...]:
     return tuple(candidates(place, TILES))
 
 
+#: place -> {side: whether it satisfies the place}, filled in with the shipped sides and any other side met.
+_MATCHES: dict[Place, dict[Side, bool]] = {}
+
+
+def _matches(place: Place) -> dict[Side, bool]:
+    table = _MATCHES.get(place)
+    if table is None:
+        if len(_MATCHES) >= 4096:
+            _MATCHES.clear()
+        table = _MATCHES[place] = {side: place.matches(side) for side in _ALL_SIDES}
+    return table
+
+
 def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> list[Candidate]:
     """The (item, side, number) choices that satisfy ``place`` (``items`` default: the shipped tiles)."""
     if items is None:
         return list(_tile_candidates(place))
-    return [
-        (item, index, side[2])
-        for item, sides in enumerate(items)
-        for index, side in enumerate(sides)
-        if place.matches(side)
-    ]
+    table = _matches(place)
+    try:
+        return [
+            (item, index, side[2])
+            for item, sides in enumerate(items)
+            for index, side in enumerate(sides)
+            if table[side]
+        ]
+    except KeyError:  # a side that is not on the shipped tiles: learn it, then the same again
+        for sides in items:
+            for side in sides:
+                if side not in table:
+                    table[side] = place.matches(side)
+        return [
+            (item, index, side[2])
+            for item, sides in enumerate(items)
+            for index, side in enumerate(sides)
+            if table[side]
+        ]
+    except TypeError:  # sides given as lists: no table
+        return [
+            (item, index, side[2])
+            for item, sides in enumerate(items)
+            for index, side in enumerate(sides)
+            if place.matches(side)
+        ]
 
 
 def solve(
@@ -152,4 +185,9 @@ def difficulty(task: Task) -> float:
 
 def choices(task: Task) -> list[int]:
     """For each place, how many of the 120 tile sides satisfy it on their own."""
-    return [len(_tile_candidates(place)) for place in task.places]
+    return list(_choices(task))
+
+
+@lru_cache(maxsize=1024)
+def _choices(task: Task) -> tuple[int, ...]:
+    return tuple(len(_tile_candidates(place)) for place in task.places)

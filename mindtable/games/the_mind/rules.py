@@ -6,7 +6,7 @@ See ``docs/rules/the-mind.md`` for the sentence of the book each rule implements
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from mindtable.core.codes import refuse
@@ -43,6 +43,8 @@ CODES = {
     "not_lowest": "you may only play your lowest card, {lowest}, not {card}",
     "no_stars": "the team has no star left",
     "stop_not_used": "in this game the table notices cards out of order by itself; there is no stop call",
+    "stop_blind": "in blind mode the cards lie face down: the pile is checked when the level ends; no stop call",
+    "not_proposer": "only seat {by}, who proposed it, may withdraw the proposal",
     "nothing_played": "no card has been played in this level yet",
 }
 
@@ -54,6 +56,15 @@ NO_PROPOSAL, ALREADY_AGREED = refuse("no_proposal"), refuse("already_agreed")
 NOT_BLIND, LEVEL_RUNNING, PROPOSAL_PENDING = refuse("not_blind"), refuse("level_running"), refuse("proposal_pending")
 NO_CARDS, NO_STARS = refuse("no_cards"), refuse("no_stars")
 STOP_NOT_USED, NOTHING_PLAYED = refuse("stop_not_used"), refuse("nothing_played")
+STOP_BLIND = refuse("stop_blind")
+#: The rules revision a state was set up under is in the state (``revision``); states of revision 2 and older
+#: have no such field. Revision 3: an unstopped mistake is charged when it becomes evident (players detection),
+#: a blind run lost after a win says so (``blind_lost``).
+REVISION = 3
+
+
+def revision(state: State) -> int:
+    return int(state.get("revision", 2))
 
 
 def _gate_ready(state: State, seat: int, at: Any) -> IllegalAction | None:
@@ -90,8 +101,10 @@ def _gate_star(state: State, seat: int, at: Any) -> IllegalAction | None:
 def _gate_stop(state: State, seat: int, at: Any) -> IllegalAction | None:
     if state["proposal"] is not None:
         return PROPOSAL_PENDING
-    if state["detection"] != "players" or state["mode"] != "normal":
+    if state["detection"] != "players":
         return STOP_NOT_USED
+    if state["mode"] != "normal":
+        return STOP_BLIND
     return NOTHING_PLAYED if not state["pile"] else None
 
 
@@ -121,6 +134,20 @@ def _agree(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     state["proposal"]["agreed"].append(seat)
     return [Event("agreed", {"seat": seat}), *_maybe_carry_proposal(state, rng)]
+
+
+def _gate_withdraw(state: State, seat: int, at: Any) -> IllegalAction | None:
+    proposal = state["proposal"]
+    if proposal is None:
+        return NO_PROPOSAL
+    by = proposal.get("by")
+    return refuse("not_proposer", by=by) if by != seat else None
+
+
+def _withdraw(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    proposal = state["proposal"]
+    state["proposal"] = None
+    return [Event("withdrawn", {"seat": action["seat"], "kind": proposal["kind"]})]
 
 
 def _reject(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
@@ -172,7 +199,9 @@ class TheMind(Game):
     web_module = "the-mind"
     codes = CODES
     #: 2: the generator's algorithm 2 deals only the cards dealt (records of algorithm 1 replay as before).
-    rules_revision = 2
+    #: 3: players detection charges an unstopped mistake once it is evident; a blind run lost after a win
+    #: ends with ``blind_lost``. Matches set up before (no ``revision`` in their state) keep the old rules.
+    rules_revision = REVISION
 
     # -- setup ---------------------------------------------------------------------------------------
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -211,6 +240,8 @@ class TheMind(Game):
             "blind_levels": 0,
             "normal_won": False,
         }
+        if rng.algorithm != 1:  # format-1 records (the legacy generator) were played under the old rules
+            state["revision"] = REVISION
         _start_level(state, 1, rng)
         return state
 
@@ -258,6 +289,18 @@ class TheMind(Game):
             "normal_won": state["normal_won"],
         }
 
+    def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        # Speed (issue 14): the public part once for all seats; only "seat" and "hand" are a seat's own.
+        public = self.view(state, None)
+        hands = state["hands"]
+        views = {}
+        for seat in seats:
+            view = public.copy()
+            view["seat"] = seat
+            view["hand"] = list(hands[seat])
+            views[seat] = view
+        return views
+
     def result(self, state: State) -> Result | None:
         phase = state["phase"]
         if phase not in OVER_PHASES:
@@ -274,6 +317,10 @@ class TheMind(Game):
             "mode": state["mode"],
         }
         reason = {WON: "won", LOST: "lost", FINISHED: "blind_finished"}[phase]
+        if phase == LOST and state["normal_won"] and revision(state) >= 3:
+            # The team won the game, then lost its last life in the blind run that followed: say both.
+            reason = "blind_lost"
+            details["won_levels"] = state["last_level"]
         return Result(tuple(range(players)) if won else (), (float(progress),) * players, reason, details)
 
 
@@ -360,11 +407,15 @@ def _take_card(state: State, seat: int) -> int:
 def _play(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     card = _take_card(state, seat)
+    highest = max((entry["card"] for entry in state["pile"]), default=0)
     state["pile"].append({"seat": seat, "card": card})
     if state["mode"] == "blind":
         events = [Event("card_played", {"seat": seat, "face_down": True})]
         return events + _after_card(state, rng)
     events = [Event("card_played", {"seat": seat, "card": card})]
+    if state["unchecked_error"] and card < highest and revision(state) >= 3:
+        # Nobody called stop, but a card below one already on the pile shows the mistake to everyone.
+        return events + _lose_life_and_set_aside(state, highest, _played_by(state, highest), "evident", rng)
     if _lower_card_exists(state, card):
         if state["detection"] == "table":
             return events + _lose_life_and_set_aside(state, card, seat, "out_of_order", rng)
@@ -378,7 +429,13 @@ def _stop(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         return [Event("stop_called", {"seat": seat, "error": False})]
     highest = max(p["card"] for p in state["pile"])
     events = [Event("stop_called", {"seat": seat, "error": True})]
-    return events + _lose_life_and_set_aside(state, highest, None, "stop", rng)
+    by = _played_by(state, highest) if revision(state) >= 3 else None
+    return events + _lose_life_and_set_aside(state, highest, by, "stop", rng)
+
+
+def _played_by(state: State, card: int) -> int | None:
+    """Who played ``card`` (the highest card of an unchecked mistake is always one played out of order)."""
+    return next((entry["seat"] for entry in state["pile"] if entry["card"] == card), None)
 
 
 def _lose_life_and_set_aside(state: State, card: int, seat: int | None, cause: str, rng: Rng) -> list[Event]:
@@ -424,6 +481,15 @@ def _maybe_carry_proposal(state: State, rng: Rng) -> list[Event]:
             state["discards"][seat].append(card)
             discarded[str(seat)] = card
     events = [Event("star_used", {"stars": state["stars"], "discarded": discarded})]
+    highest = max((entry["card"] for entry in state["pile"]), default=0)
+    if (
+        state["unchecked_error"]
+        and revision(state) >= 3
+        and state["mode"] == "normal"
+        and any(card < highest for card in discarded.values())
+    ):
+        # The discards lie face up: one below a card on the pile shows the unstopped mistake.
+        return events + _lose_life_and_set_aside(state, highest, _played_by(state, highest), "evident", rng)
     if _cards_in_play(state) == 0:
         return events + _complete_level(state, rng)
     _refocus(state)
@@ -598,6 +664,7 @@ MOVES = MoveTable(
         ),
         Move("propose_end", _propose("end"), _gate_propose_end, help="propose to end the blind run"),
         Move("agree", _agree, _gate_vote, help="agree to the proposal"),
+        Move("withdraw", _withdraw, _gate_withdraw, help="take back your own proposal"),
         Move("reject", _reject, _gate_vote, help="reject the proposal"),
     ],
     phase_key="phase",

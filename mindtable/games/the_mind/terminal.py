@@ -46,6 +46,7 @@ from mindtable.core.driver import next_step
 from mindtable.core.errors import IllegalAction, MindtableError
 from mindtable.core.events import Event, events_for
 from mindtable.core.match import Match
+from mindtable.kit.names import bot_name
 
 #: Key -> action type (``None``: quit).
 KEYS: dict[str, str | None] = {
@@ -58,6 +59,7 @@ KEYS: dict[str, str | None] = {
     "x": "reject",
     "t": "stop",
     "e": "propose_end",
+    "w": "withdraw",
     "q": None,
 }
 #: Action type -> the key shown in the help line.
@@ -69,6 +71,7 @@ KEY_LABELS = {
     "reject": "x",
     "stop": "t",
     "propose_end": "e",
+    "withdraw": "w",
 }
 ACTION_NAMES = {
     "play": "play your lowest",
@@ -78,6 +81,7 @@ ACTION_NAMES = {
     "reject": "reject",
     "stop": "stop!",
     "propose_end": "end blind run",
+    "withdraw": "withdraw",
 }
 #: How long the "life lost" banner stays up, in ms.
 ALERT_MS = 3000
@@ -129,14 +133,19 @@ class TerminalSession:
         self.match = match
         self.seat = seat
         self.bots = dict(bots)
-        self.names = {s: ("You" if s == seat else f"Bot {s}") for s in range(match.players)}
+        self.names = {
+            s: ("You" if s == seat else bot_name(s) if s in bots else f"Player {s + 1}") for s in range(match.players)
+        }
+        #: A replay: the keys line says how to step instead of how to play.
+        self.replaying = False
         if names:
             self.names.update(names)
         self.max_messages = max_messages
         self.messages: list[Message] = []
         self.alert: Message | None = None
-        #: True once the player asked to leave.
+        #: True once the player asked to leave; ``confirming`` while "quit this game?" waits for an answer.
         self.finished = False
+        self.confirming = False
         self.applied: list[Applied] = []
         if match.is_over:
             self._say(match.clock, "This game is already over.", "bold")
@@ -174,10 +183,21 @@ class TerminalSession:
     def press(self, key: str, now: int) -> list[Applied]:
         """Handle one key pressed at ``now`` (ms); unknown keys are ignored."""
         key = key if key in ("\n", "\r", " ") else key.lower()
+        if self.confirming:
+            self.confirming = False
+            if key in ("y", "q"):
+                self.finished = True
+            else:
+                self._say(now, "Going on.", "")
+            return []
         if key not in KEYS:
             return []
         kind = KEYS[key]
         if kind is None:
+            if self.seat is not None and not self.match.is_over:
+                self.confirming = True  # a running game: ask first
+                self._say(now, "Quit this game? Press y (or q again) to quit, any other key to go on.", "bold")
+                return []
             self.finished = True
             return []
         if self.match.is_over:
@@ -246,6 +266,8 @@ class TerminalSession:
                 why = "the face-down pile was out of order"
             elif cause == "stop":
                 why = f"stop! {event['card']} had been played over lower cards"
+            elif cause == "evident":
+                why = f"nobody called stop, but a lower card showed {event['card']} had been played too early"
             else:
                 why = f"{event['card']} was played while lower cards were held"
             extra = f" Set aside: {held}." if held else ""
@@ -263,6 +285,11 @@ class TerminalSession:
             return f"{who} {self._verb(who, 'proposes', 'propose')} using a star: a agree, x reject", "magenta"
         if kind == "agreed":
             return f"{who} {self._verb(who, 'agrees', 'agree')}", "magenta"
+        if kind == "withdrawn":
+            return (
+                f"{who} {self._verb(who, 'withdraws', 'withdraw')} the {event.get('kind', 'proposal')} proposal",
+                "magenta",
+            )
         if kind == "rejected":
             return f"{who} {self._verb(who, 'rejects', 'reject')} the {event.get('kind', 'proposal')}", "magenta"
         if kind == "star_used":
@@ -345,8 +372,6 @@ class TerminalSession:
             seats.add_column("Proposal", justify="center")
         for s in range(players):
             name = self.name(s)
-            if s in self.bots:
-                name += f" ({type(self.bots[s]).__name__})"
             ready = Text("✓", style="bold green") if view["ready"][s] else Text("·", style="dim")
             cells: list[RenderableType] = [
                 Text(name, style="bold" if s == self.seat else ""),
@@ -379,6 +404,9 @@ class TerminalSession:
 
     def _keys_line(self) -> Text:
         line = Text("Keys: ", style="bold")
+        if self.replaying:
+            line.append("enter/→ next · ← back · q quit", style="")
+            return line
         if self.match.is_over:
             line.append("q or enter: leave", style="bold")
             return line
@@ -391,6 +419,8 @@ class TerminalSession:
             shown.append("stop")
         if "propose_end" in legal:
             shown.append("propose_end")
+        if "withdraw" in legal:
+            shown.append("withdraw")
         for kind in shown:
             active = kind in legal
             line.append(f"{KEY_LABELS[kind]}", style="bold cyan" if active else "dim")
@@ -461,6 +491,32 @@ def _phase_line(view: dict[str, Any], seat: int | None, match: Match, name: Call
             return Text(" Your hand is empty: wait for the others ", style="black on green")
         return Text(f" Play! Your lowest card is {lowest}: space or enter plays it ", style="bold black on green")
     return Text(" Playing ", style="bold black on green")
+
+
+class _Idle:
+    """Stands in for the other seats of a replay: it never acts."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def decide(self, observation: Any) -> None:
+        return None
+
+
+def replay_screen(match: Match, seat: int | None) -> Callable[[Match, dict[str, Any] | None, list[Event]], Any]:
+    """For ``mindtable replay``: the play screen at each step of a record as ``seat`` saw it (``None``: a
+    spectator), with its messages; at the end of the record every hand is shown."""
+    others = {s: _Idle(s) for s in range(match.players) if s != seat}
+    session = TerminalSession(match, seat, others, names={s: f"Player {s + 1}" for s in others})
+    session.replaying = True
+
+    def draw(current: Match, action: dict[str, Any] | None, events: list[Event]) -> Any:
+        session.match = current
+        if action is not None:
+            session._record(action, events)
+        return session.render(current.clock)
+
+    return draw
 
 
 # -- I/O ---------------------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ highest card played out of order this level.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, overload
 
 import numpy as np
 
@@ -30,6 +30,69 @@ _BOT_DEFAULTS: dict[str, dict[str, float]] = {
 }
 
 
+class BatchResults(Sequence[Result]):
+    """The results of :func:`simulate_batch` as arrays, one entry per game; a :class:`Result` is built only when an
+    entry is read (``results[i]``, iteration), so a large batch costs a few bytes per game.
+
+    ``progress`` (levels completed), ``lives``, ``stars``, ``won`` and ``plays`` (cards played) are NumPy arrays.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        last_level: int,
+        progress: np.ndarray,
+        lives: np.ndarray,
+        stars: np.ndarray,
+        plays: np.ndarray,
+    ) -> None:
+        self.players = players
+        self.last_level = last_level
+        self.progress = progress
+        self.lives = lives
+        self.stars = stars
+        self.plays = plays
+        self.won = progress == last_level
+
+    def __len__(self) -> int:
+        return len(self.progress)
+
+    @overload
+    def __getitem__(self, index: int) -> Result: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Result]: ...
+
+    def __getitem__(self, index: int | slice) -> Result | list[Result]:
+        if isinstance(index, slice):
+            return [self._result(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("game index out of range")
+        return self._result(index)
+
+    def __iter__(self) -> Iterator[Result]:
+        for i in range(len(self)):
+            yield self._result(i)
+
+    def _result(self, g: int) -> Result:
+        completed = int(self.progress[g])
+        won = bool(self.won[g])
+        details = {
+            "progress": completed,
+            "level_reached": completed if won else completed + 1,
+            "lives": int(self.lives[g]),
+            "stars": int(self.stars[g]),
+            "blind_levels": 0,
+            "mode": "normal",
+        }
+        players = self.players
+        return Result(
+            tuple(range(players)) if won else (), (float(completed),) * players, "won" if won else "lost", details
+        )
+
+
 def simulate_batch(
     players: int,
     options: Mapping[str, Any],
@@ -38,8 +101,8 @@ def simulate_batch(
     games: int,
     seed: int,
     chunk: int = 20_000,
-) -> list[Result]:
-    """Play ``games`` games of The Mind with every seat run by ``bot``; one :class:`Result` per game.
+) -> BatchResults:
+    """Play ``games`` games of The Mind with every seat run by ``bot``; one result per game (:class:`BatchResults`).
 
     Raises :class:`NotImplementedError` for what only the per-action engine plays (the 'players' stop
     call, blind mode, other bots).
@@ -61,11 +124,12 @@ def simulate_batch(
     last_level = options.get("last_level") or default_last
     params = {**_BOT_DEFAULTS[bot], **bot_params}
     rng = np.random.default_rng(seed)
-    results: list[Result] = []
+    parts = []
     for start in range(0, games, chunk):
         count = min(chunk, games - start)
-        results.extend(_simulate_chunk(rng, count, players, lives, stars, last_level, bot, params))
-    return results
+        parts.append(_simulate_chunk(rng, count, players, lives, stars, last_level, bot, params))
+    joined = [np.concatenate([part[k] for part in parts]) if parts else np.zeros(0, np.int64) for k in range(4)]
+    return BatchResults(players, last_level, *joined)
 
 
 def _simulate_chunk(
@@ -77,18 +141,23 @@ def _simulate_chunk(
     last_level: int,
     bot: str,
     params: Mapping[str, float],
-) -> list[Result]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Levels completed, lives, stars and cards played of ``games`` games."""
     lives = np.full(games, lives0, dtype=np.int64)
     stars = np.full(games, stars0, dtype=np.int64)
     completed = np.zeros(games, dtype=np.int64)
+    plays = np.zeros(games, dtype=np.int64)
     alive = np.ones(games, dtype=bool)
     reaction = float(params["reaction_ms"])
+    # Each game's deck, in some order: every level deals the first cards of a fresh shuffle of it.
+    decks = np.tile(np.arange(1, 101, dtype=np.int32), (games, 1))
     for level in range(1, last_level + 1):
         active = np.flatnonzero(alive)
         if active.size == 0:
             break
         level_lives = lives[active]
-        _play_level(rng, active.size, players, level, level_lives, bot, params, reaction)
+        hands = _deal(rng, decks, active, players, level)
+        plays[active] += _play_level(rng, hands, players, level, level_lives, bot, params, reaction)
         lives[active] = level_lives
         survived = level_lives > 0
         done = active[survived]
@@ -99,67 +168,77 @@ def _simulate_chunk(
             lives[done] = np.minimum(lives[done] + 1, MAX_LIVES)
         elif reward == "star":
             stars[done] = np.minimum(stars[done] + 1, MAX_STARS)
-    out = []
-    for g in range(games):
-        won = completed[g] == last_level
-        level_reached = int(completed[g]) if won else int(completed[g]) + 1
-        details = {
-            "progress": int(completed[g]),
-            "level_reached": level_reached,
-            "lives": int(lives[g]),
-            "stars": int(stars[g]),
-            "blind_levels": 0,
-            "mode": "normal",
-        }
-        out.append(
-            Result(
-                tuple(range(players)) if won else (),
-                (float(completed[g]),) * players,
-                "won" if won else "lost",
-                details,
-            )
-        )
-    return out
+    return completed, lives, stars, plays
+
+
+def _deal(rng: np.random.Generator, decks: np.ndarray, active: np.ndarray, players: int, level: int) -> np.ndarray:
+    """``level`` cards for each seat of the ``active`` games, sorted, with a ``NO_CARD`` after the last.
+
+    The first ``players * level`` steps of a Fisher-Yates shuffle of each game's deck, one column at a time for all
+    games at once (any order of the deck shuffles to a uniformly random one, so the decks are never reset).
+    """
+    dealt = players * level
+    deck = decks[active]
+    rows = np.arange(active.size)
+    for i in range(dealt):
+        j = rng.integers(i, 100, size=active.size)
+        drawn = deck[rows, j]
+        deck[rows, j] = deck[:, i]
+        deck[:, i] = drawn
+    decks[active] = deck
+    hands = np.sort(deck[:, :dealt].reshape(active.size, players, level), axis=2).astype(np.float64)
+    # No card left is an infinite card: its wait is infinite and it is never the lowest.
+    return np.concatenate([hands, np.full((active.size, players, 1), NEVER)], axis=2)
 
 
 def _play_level(
     rng: np.random.Generator,
-    games: int,
+    hands: np.ndarray,
     players: int,
     level: int,
     lives: np.ndarray,
     bot: str,
     params: Mapping[str, float],
     reaction: float,
-) -> None:
-    """Play one level, updating ``lives`` in place; a game with lives left at the end completed it."""
-    decks = rng.permuted(np.tile(np.arange(1, 101, dtype=np.int64), (games, 1)), axis=1)
-    hands = np.sort(decks[:, : players * level].reshape(games, players, level), axis=2)
-    hands = np.concatenate([hands, np.full((games, players, 1), NO_CARD, dtype=np.int64)], axis=2)
+) -> np.ndarray:
+    """Play one level, updating ``lives`` in place; a game with lives left at the end completed it.
+
+    Returns the cards played in each game. Each seat's next card is kept in ``lowest`` and advanced where a card
+    was played (no gather of every hand per step), and a counter of the cards left says when a level is over.
+    """
+    games = hands.shape[0]
+    dealt = players * level
     index = np.zeros((games, players), dtype=np.int64)
-    highest = np.zeros(games, dtype=np.int64)  # highest card played (0: none yet)
-    aside_below = np.zeros(games, dtype=np.int64)  # remaining cards below this are set aside
+    lowest = hands[:, :, 0].copy()  # each seat's next card (infinite: none left)
+    left = np.full(games, dealt, dtype=np.int64)  # cards not played yet
+    highest = np.zeros(games)  # highest card played (0: none yet)
+    aside_below = np.zeros(games)  # remaining cards below this are set aside
     running = np.ones(games, dtype=bool)
-    for _ in range(players * level):
+    plays = np.zeros(games, dtype=np.int64)
+    for _ in range(dealt):
         live = np.flatnonzero(running)
         if live.size == 0:
             break
-        lowest = hands[live[:, None], np.arange(players)[None, :], index[live]]  # (n, players)
-        wait = _waits(rng, bot, params, reaction, lowest, highest[live], aside_below[live])
+        low = lowest[live]
+        wait = _waits(rng, bot, params, reaction, low, highest[live], aside_below[live])
         seat = np.argmin(wait, axis=1)
-        card = lowest[np.arange(live.size), seat]
-        others = lowest.copy()
-        others[np.arange(live.size), seat] = NO_CARD
-        error = others.min(axis=1) < card
-        index[live, seat] += 1
+        rows = np.arange(live.size)
+        card = low[rows, seat]
+        low[rows, seat] = NEVER
+        error = low.min(axis=1) < card
+        step = index[live, seat] + 1
+        index[live, seat] = step
+        lowest[live, seat] = hands[live, seat, step]
         highest[live] = card
+        left[live] -= 1
+        plays[live] += 1
         if error.any():
             failed = live[error]
             lives[failed] -= 1
             aside_below[failed] = np.maximum(aside_below[failed], card[error])
             running[failed[lives[failed] <= 0]] = False
-        empty = (hands[live[:, None], np.arange(players)[None, :], index[live]] == NO_CARD).all(axis=1)
-        running[live[empty]] = False
+        running[live[left[live] == 0]] = False
+    return plays
 
 
 def _waits(
@@ -171,20 +250,27 @@ def _waits(
     highest: np.ndarray,
     aside_below: np.ndarray,
 ) -> np.ndarray:
-    """Each seat's planned wait (ms) in the current situation, as the bots in bots.py compute it."""
-    has_card = lowest != NO_CARD
+    """Each seat's planned wait (ms) in the current situation, as the bots in bots.py compute it.
+
+    ``lowest`` holds each seat's next card as a float, infinite for a seat without cards (which never plays).
+    """
     if bot == "random-timing":
         draw = rng.random(lowest.shape)
         wait = np.rint(reaction + float(params["max_wait_ms"]) * draw)
-        return np.where(has_card, wait, NEVER)
+        return np.where(lowest == NEVER, NEVER, wait)
     noise = float(params["noise"])
-    draw = np.exp(noise * rng.standard_normal(lowest.shape)) if noise else np.ones(lowest.shape)
-    gap = np.maximum(lowest - highest[:, None], 0)
-    wait = np.rint(reaction + float(params["tempo_ms"]) * gap * draw)
-    is_aside: np.ndarray = np.asarray(lowest < aside_below[:, None])
-    any_aside: np.ndarray = np.asarray(is_aside.any(axis=1))
-    lowest_overall: np.ndarray = np.asarray(lowest.min(axis=1))
-    # A set-aside card is played at once when it is the lowest out; everyone else waits for the set-aside ones.
-    aside_wait = np.where(lowest == lowest_overall[:, None], reaction, NEVER)
-    wait = np.where(is_aside, aside_wait, np.where(any_aside[:, None], NEVER, wait))
-    return np.where(has_card, wait, NEVER)
+    draw = rng.lognormal(0.0, noise, lowest.shape) if noise else np.ones(lowest.shape)  # exp(noise * Z)
+    gap = lowest - highest[:, None]
+    np.maximum(gap, 0.0, out=gap)
+    gap *= draw
+    gap *= float(params["tempo_ms"])
+    gap += reaction
+    wait = np.rint(gap, out=gap)  # infinite where a seat has no card
+    if aside_below.any():
+        is_aside: np.ndarray = np.asarray(lowest < aside_below[:, None])
+        any_aside: np.ndarray = np.asarray(is_aside.any(axis=1))
+        lowest_overall: np.ndarray = np.asarray(lowest.min(axis=1))
+        # A set-aside card is played at once when it is the lowest out; everyone else waits for the set-aside ones.
+        aside_wait = np.where(lowest == lowest_overall[:, None], reaction, NEVER)
+        wait = np.where(is_aside, aside_wait, np.where(any_aside[:, None], NEVER, wait))
+    return wait

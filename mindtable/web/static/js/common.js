@@ -37,6 +37,11 @@ export class ApiError extends Error {
     super(message);
     this.status = status;
     this.body = body;
+    // The server's reason code ({"detail": {"code", "message"}}), or the first field error's type.
+    const detail = body && typeof body === "object" ? body.detail : null;
+    this.code = detail && typeof detail === "object" && !Array.isArray(detail) ? detail.code || null : null;
+    this.params = detail && typeof detail === "object" && !Array.isArray(detail) ? detail.params || {} : {};
+    this.fields = Array.isArray(detail) ? detail : [];
   }
 }
 
@@ -128,7 +133,8 @@ export function typingInField(event) {
   return tag === "input" || tag === "textarea" || tag === "select" || el.isContentEditable;
 }
 
-/** Show a short message in the page's toast area. kind: "info" | "error" | "ok". */
+/** Show a short message in the page's toast area (present in every page from load, so screen readers
+ * hear what is added to it). kind: "info" | "error" | "ok". */
 export function toast(text, kind = "info", ms = 4000) {
   let area = document.getElementById("toasts");
   if (!area) {
@@ -140,3 +146,42 @@ export function toast(text, kind = "info", ms = 4000) {
   setTimeout(() => item.remove(), ms);
   return item;
 }
+
+/** Say `text` to screen readers through the page's polite live region (#announcer, present from load). */
+let announceTimer = null;
+export function announce(text, { assertive = false } = {}) {
+  if (!text) return;
+  const id = assertive ? "announcer-alert" : "announcer";
+  let region = document.getElementById(id);
+  if (!region) {
+    region = h("div", { id, class: "sr-only", "aria-live": assertive ? "assertive" : "polite", "aria-atomic": "false" });
+    document.body.append(region);
+  }
+  region.append(h("p", {}, text));
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => {
+    for (const r of document.querySelectorAll("#announcer, #announcer-alert")) r.replaceChildren();
+  }, 8000);
+}
+
+/** Set an element's text only when it changes (a live region re-announces every rewrite). */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+  return el;
+}
+
+/** Per-browser settings: single-letter shortcuts (on by default) and sound cues (off by default). */
+export const settings = {
+  get shortcuts() {
+    return localStorage.getItem("mindtable:shortcuts") !== "off";
+  },
+  set shortcuts(on) {
+    localStorage.setItem("mindtable:shortcuts", on ? "on" : "off");
+  },
+  get sound() {
+    return localStorage.getItem("mindtable:sound") === "on";
+  },
+  set sound(on) {
+    localStorage.setItem("mindtable:sound", on ? "on" : "off");
+  },
+};

@@ -50,15 +50,41 @@ function format(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+/**
+ * Plural forms: a key may have variants `key#one`, `key#few`, `key#many`, `key#other`... (the categories of
+ * Intl.PluralRules for the page's language). The count is the parameter `n`, else the first numeric
+ * parameter among `count`, `lives`, `stars`, `cards`. `key` itself (no suffix) is the fallback.
+ */
+const COUNT_PARAMS = ["n", "count", "lives", "stars", "s"];
+const pluralRules = new Map();
+export function pluralKey(table, key, params) {
+  if (!params) return key;
+  const name = COUNT_PARAMS.find((p) => typeof params[p] === "number" || (typeof params[p] === "string" && params[p] !== "" && !Number.isNaN(Number(params[p]))));
+  if (name === undefined) return key;
+  if (!pluralRules.has(current)) pluralRules.set(current, new Intl.PluralRules(current));
+  const form = `${key}#${pluralRules.get(current).select(Number(params[name]))}`;
+  if (table(form)) return form;
+  if (table(`${key}#other`)) return `${key}#other`;
+  return key;
+}
+
+function lookup(key, params, ...tables) {
+  for (const table of tables) {
+    const k = pluralKey((x) => x in table, key, params);
+    if (k in table) return table[k];
+  }
+  return undefined;
+}
+
 /** Translate `key` with {name} parameters; an unknown key comes back as itself. */
 export function t(key, params) {
-  const text = messages[key] ?? fallback[key];
+  const text = lookup(key, params, messages, fallback);
   return text === undefined ? key : format(text, params);
 }
 
 /** Does the shell know `key` in some language? */
 export function has(key) {
-  return key in messages || key in fallback;
+  return key in messages || key in fallback || `${key}#other` in messages || `${key}#other` in fallback;
 }
 
 /** A translator that looks in a game's strings first, then the shell's. */
@@ -66,10 +92,10 @@ export function makeT(gameStrings) {
   const own = gameStrings?.messages || {};
   const ownFallback = gameStrings?.fallback || {};
   const fn = (key, params) => {
-    const text = own[key] ?? ownFallback[key];
+    const text = lookup(key, params, own, ownFallback);
     return text === undefined ? t(key, params) : format(text, params);
   };
-  fn.has = (key) => key in own || key in ownFallback || has(key);
+  fn.has = (key) => key in own || key in ownFallback || `${key}#other` in own || `${key}#other` in ownFallback || has(key);
   return fn;
 }
 
@@ -92,16 +118,34 @@ export function applyI18n(root) {
   if (title) document.title = t(title.dataset.i18n);
 }
 
-/** A <select> that switches the language (saved, then the page reloads; a seat token survives reloads). */
+/** A <select> that switches the language (saved, then the page reloads; a seat token survives reloads).
+ * Arrow keys on a closed select change its value at once: a choice made with the keyboard is applied on
+ * Enter or when the select loses focus, not on the first arrow key. */
 export function languageSwitch() {
   const select = h(
     "select",
     { class: "lang-switch", "aria-label": t("lang.label"), title: t("lang.label"), "data-testid": "lang-switch" },
-    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === current }, name)),
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === current, lang: code }, name)),
   );
-  select.addEventListener("change", () => {
+  let keyed = false;
+  const apply = () => {
+    if (select.value === current) return;
     localStorage.setItem(STORE, select.value);
     location.reload();
+  };
+  select.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      keyed = false;
+      apply();
+    } else if (event.key.startsWith("Arrow") || event.key === "Home" || event.key === "End" || event.key.length === 1) keyed = true;
+  });
+  select.addEventListener("pointerdown", () => (keyed = false));
+  select.addEventListener("change", () => {
+    if (!keyed) apply();
+  });
+  select.addEventListener("blur", () => {
+    if (keyed) apply();
+    keyed = false;
   });
   return select;
 }

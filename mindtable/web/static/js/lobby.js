@@ -2,9 +2,14 @@
 // join by code, watch, and list public rooms. Nothing game-specific: everything comes from GET /api/games.
 
 import { $, api, fill, forgetSeat, h, normalizeCode, rememberName, saveSeat, savedName, savedSeats, toast } from "./common.js";
-import { initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
+import { loadGame } from "./games.js";
+import { has, initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
 
-const lobby = { games: [], strings: new Map() };
+// games: every game of GET /api/games (those with `available: false` are announced: listed, not creatable);
+// forms: a game module's optional `lobby` export ({shown(name, values, players), toServer(name, value)}).
+const lobby = { games: [], strings: new Map(), forms: new Map() };
+
+const playable = (g) => g.available !== false;
 
 function notice(text) {
   const box = $("#notice");
@@ -26,7 +31,41 @@ function gameTitle(game) {
 }
 
 function selectedGame() {
-  return lobby.games.find((g) => g.id === $("#game-select").value);
+  return lobby.games.find((g) => g.id === $("#game-select").value && playable(g));
+}
+
+/** Ask for a name in words, next to the field (the server's code for an empty name is name_required). */
+function nameMissing(input, error) {
+  const missing = !input.value.trim();
+  error.hidden = !missing;
+  error.textContent = missing ? t("join.name_required") : "";
+  if (missing) {
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+  } else input.removeAttribute("aria-invalid");
+  return missing;
+}
+
+/** The values of the options form as typed so far (for showing only the options that apply). */
+function currentValues() {
+  const values = {};
+  for (const el of document.querySelectorAll("#options-fields [data-option]")) values[el.dataset.option] = el.dataset.type === "boolean" ? el.checked : el.value;
+  return values;
+}
+
+/** Show only the options that apply to the choices made (a game module may say which, e.g. per mode). */
+function applyOptionVisibility() {
+  const game = selectedGame();
+  const form = game && lobby.forms.get(game.id);
+  if (!form?.shown) return;
+  const values = currentValues();
+  const players = Number($("#players-select").value);
+  for (const el of document.querySelectorAll("#options-fields [data-option]")) {
+    const field = el.closest("label");
+    const shown = form.shown(el.dataset.option, values, players) !== false;
+    field.hidden = !shown;
+    el.disabled = !shown;
+  }
 }
 
 function renderGameForm() {
@@ -39,6 +78,7 @@ function renderGameForm() {
   fill(players, range(game.min_players, game.max_players).map((n) => h("option", { value: n, selected: n === Math.min(Math.max(previous, game.min_players), game.max_players) }, n)));
   renderSeats();
   renderOptions(game, tr);
+  applyOptionVisibility();
 }
 
 function range(a, b) {
@@ -53,7 +93,7 @@ function renderSeats() {
     h(
       "label",
       {},
-      h("span", {}, t("seat.n", { n: seat + 1 })),
+      h("span", { id: `seat-label-${seat}` }, t("seat.n", { n: seat + 1 })),
       h(
         "select",
         { name: `seat-${seat}`, "data-seat": seat, "data-testid": `seat-${seat}` },
@@ -70,6 +110,8 @@ function optionField(option, tr) {
   const title = label(tr, name, option.name.replaceAll("_", " "));
   const help = label(tr, `${name}.help`, option.help || "");
   const id = `opt-${option.name}`;
+  // What an empty field means: the game's own words for this option, else the shell's "default".
+  const empty = label(tr, `${name}.default`, t("option.default"));
   let input;
   if (option.json_type === "boolean") {
     input = h("input", { type: "checkbox", id, name: option.name, checked: option.default === true, "data-option": option.name, "data-type": "boolean" });
@@ -79,7 +121,7 @@ function optionField(option, tr) {
     input = h(
       "select",
       { id, name: option.name, "data-option": option.name, "data-type": option.json_type },
-      option.default === null ? h("option", { value: "" }, t("option.default")) : null,
+      option.default === null ? h("option", { value: "" }, empty) : null,
       option.choices.map((c) => h("option", { value: String(c), selected: c === option.default }, label(tr, `${name}.${c}`, String(c)))),
     );
   } else if (option.json_type === "integer" || option.json_type === "number") {
@@ -92,12 +134,12 @@ function optionField(option, tr) {
       max: option.maximum ?? undefined,
       step: option.json_type === "integer" ? 1 : "any",
       value: option.default ?? "",
-      placeholder: option.default === null ? t("option.default") : "",
+      placeholder: option.default === null ? empty : "",
       "data-option": option.name,
       "data-type": option.json_type,
     });
   } else {
-    input = h("input", { type: "text", id, name: option.name, value: option.default ?? "", placeholder: option.default === null ? t("option.default") : "", "data-option": option.name, "data-type": "string" });
+    input = h("input", { type: "text", id, name: option.name, value: option.default ?? "", placeholder: option.default === null ? empty : "", "data-option": option.name, "data-type": "string" });
   }
   return h("label", { title: help }, h("span", {}, title), input, help ? h("small", { class: "muted help" }, help) : null);
 }
@@ -113,7 +155,7 @@ function collectOptions(game) {
   const options = {};
   for (const el of document.querySelectorAll("#options-fields [data-option]")) {
     const option = game.options.find((o) => o.name === el.dataset.option);
-    if (!option) continue;
+    if (!option || el.disabled) continue;
     let value;
     if (el.dataset.type === "boolean") value = el.checked;
     else if (el.value === "") continue;
@@ -125,6 +167,8 @@ function collectOptions(game) {
         throw new Error(t("lobby.bad_option", { name: label(gt(game), `option.${option.name}`, option.name), min: option.minimum ?? "", max: option.maximum ?? "" }));
       }
     } else value = el.value;
+    const toServer = lobby.forms.get(game.id)?.toServer;
+    if (toServer) value = toServer(option.name, value);
     if (value !== option.default) options[option.name] = value;
   }
   return options;
@@ -144,6 +188,7 @@ async function createRoom(event) {
   }
   const bots = {};
   for (const el of document.querySelectorAll("#seats-fields select[data-seat]")) if (el.value) bots[el.dataset.seat] = el.value;
+  if (nameMissing($("#create-name"), $("#create-name-error"))) return;
   const name = $("#create-name").value.trim();
   rememberName(name);
   const body = { game: game.id, players: Number($("#players-select").value), options, bots, public: $("#public-check").checked, name };
@@ -154,7 +199,8 @@ async function createRoom(event) {
     if (answer.token) saveSeat(answer.code, answer.seat, answer.token, name, game.id);
     location.href = `room.html?code=${encodeURIComponent(answer.code)}${answer.token ? "" : "&spectate=1"}`;
   } catch (err) {
-    notice(`${t("error.create_failed")}: ${err.message}`);
+    if (err.code === "name_required") nameMissing($("#create-name"), $("#create-name-error"));
+    else notice(`${t("error.create_failed")}: ${has(`error.${err.code}`) ? t(`error.${err.code}`, err.params) : err.message}`);
     button.disabled = false;
   }
 }
@@ -166,6 +212,7 @@ async function joinRoom(event) {
     notice(t("error.no_code"));
     return;
   }
+  if (nameMissing($("#join-name"), $("#join-name-error"))) return;
   const name = $("#join-name").value.trim();
   rememberName(name);
   try {
@@ -173,7 +220,12 @@ async function joinRoom(event) {
     saveSeat(code, answer.seat, answer.token, name, answer.room?.game);
     location.href = `room.html?code=${encodeURIComponent(code)}`;
   } catch (err) {
-    if (err.status === 404) notice(t("error.unknown_room"));
+    if (err.code === "name_required") nameMissing($("#join-name"), $("#join-name-error"));
+    else if (err.code === "game_over" || err.code === "room_over") {
+      const box = $("#notice");
+      box.hidden = false;
+      fill(box, t("error.game_over"), " ", h("a", { href: `replay.html?code=${code}`, "data-testid": "finished-replay-link" }, t("over.replay")));
+    } else if (err.status === 404) notice(t("error.unknown_room"));
     else if (err.status === 409) notice(t("join.full_watch"));
     else notice(`${t("error.join_failed")}: ${err.message}`);
   }
@@ -193,7 +245,7 @@ function roomItem(room) {
   const seats = room.seats || [];
   const taken = seats.filter((s) => s.kind !== "open").length;
   const open = room.status === "waiting" && taken < room.players;
-  const names = seats.filter((s) => s.kind !== "open").map((s) => (s.kind === "bot" ? `${s.name || t("seat.bot")} (${t("seat.bot")})` : s.name || "?"));
+  const names = seats.filter((s) => s.kind !== "open").map((s) => botLabel(s));
   return h(
     "li",
     { class: "room-item", "data-code": room.code },
@@ -207,6 +259,13 @@ function roomItem(room) {
       room.status === "over" ? h("a", { class: "btn btn-small", href: `replay.html?code=${room.code}` }, t("over.replay")) : null,
     ),
   );
+}
+
+/** A seat's name as the table shows it: a bot's name as the server sends it, marked "(bot)" once. */
+function botLabel(s) {
+  if (s.kind !== "bot") return s.name || "?";
+  const name = s.name || t("seat.bot");
+  return /\(bot\)\s*$/i.test(name) ? name : t("seat.bot_name", { name });
 }
 
 function quickJoin(code) {
@@ -271,14 +330,37 @@ async function main() {
     return;
   }
   await Promise.all(
-    lobby.games.map(async (g) => lobby.strings.set(g.id, makeT(await loadGameStrings(g.web_module)))),
+    lobby.games.map(async (g) => {
+      lobby.strings.set(g.id, makeT(await loadGameStrings(g.web_module)));
+      if (!playable(g) || !g.web_module) return;
+      try {
+        const loaded = await loadGame(g.web_module);
+        if (loaded?.module.lobby) lobby.forms.set(g.id, loaded.module.lobby);
+      } catch {
+        // the form then shows every option
+      }
+    }),
   );
   renderMine(); // again, now with the games' titles
   const select = $("#game-select");
-  fill(select, lobby.games.map((g) => h("option", { value: g.id }, gameTitle(g))));
+  const ready = lobby.games.filter(playable);
+  const coming = lobby.games.filter((g) => !playable(g));
+  fill(
+    select,
+    ready.map((g) => h("option", { value: g.id }, gameTitle(g))),
+    coming.length ? h("optgroup", { label: t("lobby.coming") }, coming.map((g) => h("option", { value: g.id, disabled: true, "data-coming": "true" }, t("lobby.game_coming", { game: gameTitle(g) })))) : null,
+  );
+  const comingBox = $("#coming-games");
+  comingBox.hidden = coming.length === 0;
+  fill(comingBox, t("lobby.coming_note", { games: coming.map(gameTitle).join(", ") }));
+  comingBox.dataset.games = coming.map((g) => g.id).join(",");
   select.addEventListener("change", renderGameForm);
-  $("#players-select").addEventListener("change", renderSeats);
-  if (!lobby.games.length) notice(t("lobby.no_games"));
+  $("#players-select").addEventListener("change", () => {
+    renderSeats();
+    applyOptionVisibility();
+  });
+  $("#options-fields").addEventListener("change", applyOptionVisibility);
+  if (!ready.length) notice(t("lobby.no_games"));
   renderGameForm();
   refreshRooms();
   setInterval(() => document.visibilityState === "visible" && refreshRooms(), 5000);

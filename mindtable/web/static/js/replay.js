@@ -102,6 +102,7 @@ function go(index, { fromPlay = false } = {}) {
     rp.index === total() && rp.record.result ? h("p", {}, t("replay.final")) : null,
   );
   $("#current").hidden = false;
+  renderFinal();
   if (rp.module && rp.steps) {
     const step = rp.steps[rp.index];
     if (step) {
@@ -111,11 +112,30 @@ function go(index, { fromPlay = false } = {}) {
   }
 }
 
+/** Once the game is over every hand may be shown: at the last step the game's summary (its final table). */
+function renderFinal() {
+  const box = $("#final");
+  const at = rp.index === total() && rp.record.result && rp.module?.summary && rp.steps;
+  box.hidden = !at;
+  if (!at || box.dataset.drawn) return;
+  try {
+    const node = rp.module.summary(rp.record.result, { steps: rp.steps, view: rp.steps[rp.steps.length - 1]?.view });
+    if (node) {
+      fill(box, node);
+      box.dataset.drawn = "1";
+    } else box.hidden = true;
+  } catch (err) {
+    console.error(err);
+    box.hidden = true;
+  }
+}
+
 function stop() {
   clearInterval(rp.timer);
   rp.timer = null;
   $("#play").textContent = "▶";
   $("#play").title = t("replay.play");
+  $("#play").setAttribute("aria-label", t("replay.play"));
 }
 
 function togglePlay() {
@@ -123,6 +143,7 @@ function togglePlay() {
   if (rp.index >= total()) go(0);
   $("#play").textContent = "❙❙";
   $("#play").title = t("replay.pause");
+  $("#play").setAttribute("aria-label", t("replay.pause"));
   rp.timer = setInterval(() => {
     if (rp.index >= total()) stop();
     else go(rp.index + 1, { fromPlay: true });
@@ -178,7 +199,7 @@ async function main() {
   if (rp.steps && rp.loaded) {
     const root = $("#game");
     root.hidden = false;
-    rp.module = rp.loaded.module.mount(root, { seat: null, spectator: true, replay: true, lang: document.documentElement.lang, t: rp.gameT, game: rp.game, send: () => Promise.reject({ code: "replay", message: "replay" }), seats: () => rp.room?.seats || [], seatName, notify: () => {} });
+    rp.module = rp.loaded.module.mount(root, { code, seat: null, spectator: true, replay: true, lang: document.documentElement.lang, t: rp.gameT, game: rp.game, send: () => Promise.reject({ code: "replay", message: "replay" }), seats: () => rp.room?.seats || [], seatName, notify: () => {} });
   }
   renderSummary();
   renderSteps();

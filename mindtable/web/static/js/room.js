@@ -1,10 +1,11 @@
 // The table shell: joins or watches a room, keeps the WebSocket, shows presence and errors, and hands
 // every state/events message to the game's own module (games/<web_module>/index.js). No game rules here.
 
-import { $, api, fill, forgetSeat, h, loadSeat, normalizeCode, rememberName, saveSeat, savedName, toast } from "./common.js";
+import { $, announce, api, fill, forgetSeat, h, loadSeat, normalizeCode, rememberName, saveSeat, savedName, setText, settings, toast } from "./common.js";
 import { Connection } from "./connection.js";
 import { loadGame, seatLabel } from "./games.js";
 import { has, initI18n, lang, languageSwitch, t } from "./i18n.js";
+import { cue } from "./sound.js";
 
 const params = new URLSearchParams(location.search);
 const code = normalizeCode(params.get("code"));
@@ -22,6 +23,10 @@ const shell = {
   mounting: null,
   lastStateSeq: -1,
   lastState: null,
+  status: "connecting",
+  away: new Map(), // seat -> performance.now() when we saw it go away
+  result: null,
+  games: null,
 };
 
 function notice(text, kind = "error") {
@@ -33,14 +38,34 @@ function notice(text, kind = "error") {
 
 function setStatus(status) {
   const pill = $("#conn-status");
+  const before = shell.status;
+  shell.status = status;
   pill.dataset.status = status;
   pill.textContent = t(`conn.${status}`);
   pill.title = pill.textContent;
+  document.body.dataset.conn = status;
+  // While the connection is down the table's controls wait (they would send into the void).
+  const down = status === "reconnecting" || (status === "closed" && shell.mounted);
+  const game = $("#game");
+  if (down) game.setAttribute("aria-disabled", "true");
+  else game.removeAttribute("aria-disabled");
+  for (const button of game.querySelectorAll("button")) {
+    if (down) button.dataset.connDisabled = button.disabled ? "was" : "now";
+    if (down) button.disabled = true;
+    else if (button.dataset.connDisabled === "now") button.disabled = false;
+    if (!down) delete button.dataset.connDisabled;
+  }
+  const banner = $("#conn-banner");
+  banner.hidden = !down || status === "closed";
+  setText(banner, down ? t("conn.banner_reconnecting") : "");
+  // Heard, not only seen: a change of connection is announced (the first "connecting" is not news).
+  if (before !== status && !(before === "connecting" && status === "open")) announce(t(`conn.said.${status}`));
 }
 
 function renderPresence() {
   const seats = shell.room?.seats || [];
   const box = $("#presence");
+  const watching = shell.room?.spectators ?? 0;
   fill(
     box,
     seats.map((s) => {
@@ -51,17 +76,75 @@ function renderPresence() {
         { class: `seat-chip seat-${state}${you ? " seat-you" : ""}`, "data-seat": s.seat, "data-testid": `presence-${s.seat}`, "data-connected": String(Boolean(s.connected)) },
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("span", { class: "seat-name" }, s.kind === "open" ? t("seat.open") : seatLabel(t, seats, s.seat)),
-        s.kind === "bot" ? h("span", { class: "badge" }, t("seat.bot")) : null,
+        s.kind === "bot" && !s.replaced ? h("span", { class: "badge" }, t("seat.bot")) : null,
         s.replaced ? h("span", { class: "badge", title: t("seat.replaced_help") }, t("seat.replaced")) : null,
+        state === "offline" ? h("span", { class: "badge badge-offline" }, t("presence.offline_badge")) : null,
         you ? h("span", { class: "badge badge-you" }, t("seat.you")) : null,
-        h("span", { class: "sr-only" }, t(`presence.${state}`)),
+        state !== "offline" ? h("span", { class: "sr-only" }, t(`presence.${state}`)) : null,
       );
     }),
+    h("span", { class: "seat-chip spectators", "data-testid": "spectators", "data-count": watching, hidden: !watching }, h("span", { "aria-hidden": "true" }, "👁"), " ", t("room.spectators", { n: watching })),
   );
   box.hidden = seats.length === 0;
+  renderAway();
   const waiting = shell.room?.status === "waiting";
   $("#waiting-panel").hidden = !waiting;
   $("#game").hidden = waiting; // the table shows once every seat is taken
+}
+
+/** "Bob is away — a bot takes over in 42 s": one line per human seat whose player is not connected while
+ * the game runs (the server hands such a seat to a bot after the room's grace period). */
+let awayTimer = null;
+function renderAway() {
+  const seats = shell.room?.seats || [];
+  const playing = shell.room?.status === "playing";
+  const now = performance.now();
+  const lines = [];
+  for (const s of seats) {
+    const away = playing && s.kind === "human" && !s.connected && s.seat !== shell.seat;
+    if (!away) {
+      shell.away.delete(s.seat);
+      continue;
+    }
+    if (!shell.away.has(s.seat)) shell.away.set(s.seat, now);
+    const name = seatLabel(shell.gameT, seats, s.seat);
+    const grace = shell.room?.grace_s ?? 60;
+    const left = Math.max(0, Math.ceil(grace - (now - shell.away.get(s.seat)) / 1000));
+    const takeover = shell.room?.replace_with_bot !== false;
+    lines.push({ seat: s.seat, text: takeover ? (left > 0 ? t("away.takeover", { name, s: left }) : t("away.takeover_now", { name })) : t("away.waiting", { name }) });
+  }
+  const banner = $("#away-banner");
+  banner.hidden = lines.length === 0;
+  // The visible countdown ticks; screen readers hear the line once (it is not a live region).
+  const sig = lines.map((l) => l.seat).join(",");
+  if (banner.dataset.seats !== sig) {
+    banner.dataset.seats = sig;
+    for (const l of lines) announce(l.text);
+  }
+  fill(banner, lines.map((l) => h("p", { "data-seat": l.seat }, l.text)));
+  clearTimeout(awayTimer);
+  if (lines.length) awayTimer = setTimeout(renderAway, 1000);
+}
+
+/** The spectator count is in the room, not in presence messages: ask now and then while the game runs. */
+async function refreshRoom() {
+  if (document.visibilityState !== "visible" || !shell.room || shell.room.status === "over") return;
+  try {
+    const room = await api("GET", `/api/rooms/${code}`);
+    if (shell.room) {
+      shell.room.spectators = room.spectators;
+      shell.room.grace_s = room.grace_s;
+      shell.room.replace_with_bot = room.replace_with_bot;
+    }
+    renderPresence();
+  } catch {
+    // the next try will do
+  }
+}
+
+function gameTitle() {
+  const title = shell.game ? shell.gameT("game.title") : "";
+  return title && title !== "game.title" ? title : shell.game?.title || shell.room?.game || "";
 }
 
 function renderHeader() {
@@ -69,9 +152,8 @@ function renderHeader() {
   $("#room-code").textContent = code;
   $("#share-code").textContent = code;
   $("#share-url").textContent = location.href.split("&")[0];
-  const title = shell.game ? shell.gameT("game.title") : "";
-  $("#game-title").textContent = title && title !== "game.title" ? title : shell.game?.title || shell.room?.game || "";
-  document.title = `${$("#game-title").textContent || "mindtable"} · ${code}`;
+  $("#game-title").textContent = gameTitle() || "mindtable";
+  document.title = `${gameTitle() || "mindtable"} · ${code}`;
 }
 
 async function mountGame() {
@@ -91,6 +173,7 @@ async function mountGame() {
       shell.gameT = loaded.t;
       renderHeader();
       const ctx = {
+        code,
         seat: shell.seat,
         spectator: shell.seat === null || shell.seat === undefined,
         lang: lang(),
@@ -101,6 +184,10 @@ async function mountGame() {
         seats: () => shell.room?.seats || [],
         seatName: (seat) => seatLabel(loaded.t, shell.room?.seats, seat),
         notify: (text, kind) => toast(text, kind),
+        announce: (text) => announce(text),
+        sound: (kind) => cue(kind),
+        shortcuts: () => settings.shortcuts,
+        online: () => shell.status === "open",
       };
       shell.mounted = loaded.module.mount(root, ctx);
     }
@@ -178,6 +265,10 @@ function reasonText(err) {
 
 function sendAction(action) {
   if (!shell.conn || shell.seat === null) return Promise.reject({ code: "not_a_seat", message: t("error.spectator") });
+  if (shell.status !== "open") {
+    toast(t("conn.wait"), "error");
+    return Promise.reject({ code: "disconnected", message: t("conn.wait") });
+  }
   const { seat: _seat, at: _at, ...clean } = action; // the server sets both
   return shell.conn.send(clean).catch((err) => {
     toast(t("error.rejected", { reason: reasonText(err) }), "error");
@@ -237,15 +328,16 @@ function dispatch(msg, info) {
       shell.room.seats = msg.seats;
       if (msg.status) shell.room.status = msg.status;
       if (msg.rematch) shell.room.rematch = msg.rematch;
+      if (typeof msg.spectators === "number") shell.room.spectators = msg.spectators;
     }
     renderPresence();
-    if (msg.rematch && !$("#over-panel").hidden) showRematch(msg.rematch);
+    if (msg.rematch) showRematch(msg.rematch);
     mod.presence?.(msg.seats);
   } else if (msg.kind === "over") {
     if (shell.room) shell.room.status = "over";
     renderPresence();
-    showOver(msg.result);
     mod.over?.(msg.result);
+    showOver(msg.result, info);
   }
 }
 
@@ -270,25 +362,77 @@ function showTurnTimer(msg) {
   turnTimer = setInterval(tick, 250);
 }
 
-function showOver(result) {
+/** The game-over overlay: on one screen, the headline and Rematch first, then the game's own summary (its
+ * final table and a short account of the game, see docs/web.md). "See the table"
+ * closes it; the result stays in a bar at the bottom. */
+async function showOver(result, info = {}) {
+  shell.result = result;
   const panel = $("#over-panel");
   const winners = result?.winners || [];
   const mine = shell.seat !== null && winners.includes(shell.seat);
   const reasonKey = `result.${result?.reason}`;
   const reason = shell.gameT.has?.(reasonKey) ? shell.gameT(reasonKey) : result?.reason || "";
-  const headline = shell.seat === null ? t("over.title") : mine ? t("over.you_won") : winners.length ? t("over.you_lost") : t("over.title");
+  const cooperative = Boolean(shell.game?.cooperative);
+  const headline = shell.seat === null ? t("over.title") : mine ? (cooperative ? t("over.team_won") : t("over.you_won")) : winners.length ? t("over.you_lost") : cooperative ? t("over.team_lost") : t("over.title");
   const buttons = [h("a", { class: "btn", href: `replay.html?code=${code}`, "data-testid": "replay-link" }, t("over.replay")), h("a", { class: "btn", href: "index.html" }, t("nav.lobby"))];
   if (shell.token) {
-    buttons.unshift(h("button", { type: "button", class: "btn-primary", onclick: rematch }, t("over.rematch")));
+    buttons.unshift(h("button", { type: "button", class: "btn-primary", onclick: rematch, "data-testid": "rematch-button" }, t("over.rematch")));
   }
-  fill(panel, h("h2", {}, headline), reason ? h("p", { class: "over-reason" }, reason) : null, h("div", { class: "actions" }, buttons), h("p", { id: "rematch-line", hidden: true }));
+  const close = h("button", { type: "button", class: "btn-small over-close", "data-testid": "over-close", onclick: () => hideOver(true) }, t("over.see_table"));
+  const bots = result?.details?.bot_finished || [];
+  const botLine = bots.length ? h("p", { class: "over-bots", "data-testid": "bot-finished" }, t("over.bot_finished", { names: bots.map((s) => seatLabel(shell.gameT, shell.room?.seats, s)).join(", "), n: bots.length })) : null;
+  const summary = h("div", { class: "over-summary", "data-testid": "over-summary" });
+  fill(
+    panel,
+    h("div", { class: "over-card" },
+      h("div", { class: "over-head" }, h("h2", { id: "over-title", tabindex: "-1" }, headline), close),
+      reason ? h("p", { class: "over-reason" }, reason) : null,
+      botLine,
+      h("div", { class: "actions" }, buttons),
+      h("p", { id: "rematch-line", hidden: true }),
+      summary),
+  );
   panel.hidden = false;
+  $("#over-bar").hidden = true;
+  document.body.classList.add("over-open");
   if (shell.room?.rematch) showRematch(shell.room.rematch);
+  if (!info.replayed) {
+    announce(`${headline} ${reason}`);
+    if (settings.sound) cue(mine || (cooperative && winners.length) ? "win" : "mistake");
+  }
+  const focusTarget = panel.querySelector('[data-testid="rematch-button"]') || $("#over-title");
+  focusTarget?.focus({ preventScroll: true });
+  const mod = shell.mounted;
+  if (mod?.summary) {
+    let steps = null;
+    try {
+      const data = await api("GET", `/api/rooms/${code}/replay`);
+      steps = Array.isArray(data) ? data : data?.steps || null;
+    } catch {
+      steps = null;
+    }
+    try {
+      const node = mod.summary(result, { steps, view: shell.lastState?.view || null });
+      if (node) fill(summary, node);
+    } catch (err) {
+      console.error(err);
+    }
+  }
+}
+
+function hideOver(keepBar) {
+  $("#over-panel").hidden = true;
+  document.body.classList.remove("over-open");
+  const bar = $("#over-bar");
+  if (keepBar && bar) {
+    bar.hidden = false;
+    bar.querySelector("button")?.focus();
+  }
 }
 
 function showRematch(newCode) {
   const line = $("#rematch-line");
-  if (!line) return;
+  if (!line || $("#over-panel").hidden) return;
   fill(line, t("over.rematch_ready"), " ", h("a", { href: `room.html?code=${encodeURIComponent(newCode)}`, onclick: rematch }, newCode));
   line.hidden = false;
 }
@@ -323,16 +467,54 @@ function connect() {
 }
 
 function showJoin() {
-  const open = (shell.room?.seats || []).some((s) => s.kind === "open");
+  const seats = shell.room?.seats || [];
+  const open = seats.filter((s) => s.kind === "open").length;
   const panel = $("#join-panel");
   panel.hidden = false;
-  $("#join-name").value = savedName();
+  $("#join-title").textContent = t("join.title_game", { game: gameTitle() });
+  const names = seats.filter((s) => s.kind !== "open").map((s) => seatLabel(shell.gameT, seats, s.seat));
+  $("#join-game").textContent = t("join.about", { game: gameTitle(), players: shell.room?.players ?? seats.length, names: names.join(", ") || "—", n: open });
+  if (!$("#join-name").value) $("#join-name").value = savedName();
   $("#join-button").disabled = !open;
   if (!open) notice(t("join.full"), "info");
 }
 
+/** Ask for a name in words (an empty name is refused by the server too, with the code name_required). */
+function nameMissing(input, error) {
+  const missing = !input.value.trim();
+  error.hidden = !missing;
+  error.textContent = missing ? t("join.name_required") : "";
+  if (missing) {
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+  } else input.removeAttribute("aria-invalid");
+  return missing;
+}
+
+function joinError(err) {
+  if (err.code === "name_required" || (err.status === 422 && err.fields.some((f) => (f.loc || []).includes("name")))) {
+    $("#join-name").value = "";
+    nameMissing($("#join-name"), $("#join-name-error"));
+    return;
+  }
+  if (err.code === "game_over" || err.code === "room_over") return showFinished();
+  if (err.status === 409) return notice(has(`error.${err.code}`) ? t(`error.${err.code}`) : t("join.full"));
+  notice(has(`error.${err.code}`) ? t(`error.${err.code}`, err.params) : `${t("error.join_failed")}: ${err.message}`);
+}
+
+/** A finished room: say so, with the way to its replay, and show its final table. */
+function showFinished() {
+  $("#join-panel").hidden = true;
+  const box = $("#notice");
+  box.hidden = false;
+  box.className = "notice notice-info";
+  fill(box, t("join.game_over", { game: gameTitle() }), " ", h("a", { href: `replay.html?code=${code}`, "data-testid": "finished-replay-link" }, t("over.replay")));
+  if (!shell.conn) watch(false);
+}
+
 async function join(event) {
   event.preventDefault();
+  if (nameMissing($("#join-name"), $("#join-name-error"))) return;
   const name = $("#join-name").value.trim();
   rememberName(name);
   try {
@@ -345,7 +527,7 @@ async function join(event) {
     notice("");
     connect();
   } catch (err) {
-    notice(err.status === 409 ? t("join.full") : `${t("error.join_failed")}: ${err.message}`);
+    joinError(err);
   }
 }
 
@@ -362,16 +544,17 @@ async function leave() {
   location.href = "index.html";
 }
 
-function watch() {
+function watch(clear = true) {
   shell.token = null;
   $("#join-panel").hidden = true;
-  notice("");
+  if (clear) notice("");
   connect();
 }
 
 async function main() {
   await initI18n();
   $("#lang-slot").append(languageSwitch());
+  initSettings();
   setStatus("connecting");
   if (!code) {
     notice(t("error.no_code"));
@@ -399,7 +582,17 @@ async function main() {
     notice(err.status === 404 ? t("error.unknown_room") : `${t("error.server")}: ${err.message}`);
     return;
   }
+  try {
+    const games = await api("GET", "/api/games");
+    shell.game = games.find((g) => g.id === shell.room.game) || null;
+    const loaded = await loadGame(shell.game?.web_module);
+    if (loaded) shell.gameT = loaded.t;
+  } catch {
+    // the welcome brings the game; the title waits for it
+  }
+  renderHeader();
   renderPresence();
+  setInterval(refreshRoom, 5000);
   const saved = loadSeat(code);
   if (params.has("spectate") || params.has("watch")) {
     watch();
@@ -411,10 +604,34 @@ async function main() {
   } else if (shell.room.status === "waiting" && shell.room.seats.some((s) => s.kind === "open")) {
     setStatus("closed");
     showJoin();
+  } else if (shell.room.status === "over") {
+    showFinished();
   } else {
     notice(t("room.watching"), "info");
     watch();
   }
+}
+
+function initSettings() {
+  const sound = $("#sound-check");
+  const keys = $("#keys-check");
+  sound.checked = settings.sound;
+  keys.checked = settings.shortcuts;
+  sound.addEventListener("change", () => {
+    settings.sound = sound.checked;
+    if (sound.checked) cue("ready");
+  });
+  document.body.dataset.shortcuts = settings.shortcuts ? "on" : "off";
+  keys.addEventListener("change", () => {
+    settings.shortcuts = keys.checked;
+    document.body.dataset.shortcuts = keys.checked ? "on" : "off"; // key hints hide with the shortcuts
+  });
+  const bar = h("div", { id: "over-bar", class: "over-bar", hidden: true, "data-testid": "over-bar" },
+    h("button", { type: "button", class: "btn-primary btn-small", onclick: () => shell.result && showOver(shell.result, { replayed: true }) }, t("over.show_result")));
+  document.body.append(bar);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("#over-panel").hidden) hideOver(true);
+  });
 }
 
 window.addEventListener("beforeunload", () => shell.conn?.close());

@@ -2,7 +2,7 @@
 // (plus `deadline` / `clock` for the SOLO timer) and the events this seat may see. Implements the
 // game-module interface of docs/web.md. Every action sent is one that `legal` lists, with its parameters.
 
-import { fill as put, h as el } from "../../js/common.js";
+import { fill as put, h as el, setText } from "../../js/common.js";
 
 const GLYPH = { sun: "☀", moon: "☾", lightning: "ϟ" };
 const SYMBOLS = ["sun", "moon", "lightning"];
@@ -10,6 +10,7 @@ const PLACES = 7;
 
 // Buttons of the action bar: type, key shown, keys accepted, class.
 const ACTIONS = [
+  { type: "ready", key: "S", keys: ["s"], cls: "btn-primary nr-btn-ready" },
   { type: "start", key: "S", keys: ["s"], cls: "btn-primary nr-btn-start" },
   { type: "turn", key: "F", keys: ["f"], cls: "nr-btn-turn" },
   { type: "place", key: "P", keys: ["p"], cls: "btn-primary nr-btn-place" },
@@ -69,7 +70,12 @@ export function mount(root, ctx) {
   let busyTimer = null;
   let timer = null; // SOLO countdown
   let tapMode = "take"; // what a click on a centre tile does: "take" or "turn"
-  const log = [];
+  let countdownTimer = null; // the 3-2-1 before a round
+  let checkSig = null; // the check box is redrawn only when the check changes
+  let warned = new Set(); // SOLO: the warnings already given this round (10 s, 5 s)
+  let focusSpot = 0; // the centre is one Tab stop: this spot has tabindex 0, arrows move it
+  const logKey = `mindtable:log:${ctx.code || "replay"}:${seat ?? "watch"}`;
+  const log = ctx.replay ? [] : loadLog(logKey);
 
   root.classList.add("nr");
   const status = el("div", { class: "nr-status", "data-testid": "nr-status" });
@@ -82,7 +88,8 @@ export function mount(root, ctx) {
   const centreGrid = el("div", { class: "nr-centre-grid", "data-testid": "centre", role: "group", "aria-label": t("nr.centre") });
   const centre = el("section", { class: "nr-centre" }, centreHead, centreGrid);
   const others = el("section", { class: "nr-others", "aria-label": t("nr.others") });
-  const checkBox = el("section", { class: "nr-check", "data-testid": "check", hidden: true, "aria-live": "polite" });
+  const checkBox = el("section", { class: "nr-check", "data-testid": "check", hidden: true, "aria-live": "polite", "aria-label": t("nr.check.label") });
+  const countdown = el("div", { class: "nr-countdown", "data-testid": "countdown", hidden: true, "aria-hidden": "true" });
   const logBox = el("ol", { class: "nr-log", "data-testid": "nr-log", "aria-label": t("nr.log") });
   const buttons = new Map();
   for (const a of ACTIONS) {
@@ -115,7 +122,7 @@ export function mount(root, ctx) {
     main.append(keysLine);
   }
   aside.append(others, checkBox, el("details", { class: "nr-log-box", open: true }, el("summary", {}, t("nr.log")), logBox));
-  put(root, status, banner, el("div", { class: "nr-layout" }, main, aside));
+  put(root, status, banner, countdown, el("div", { class: "nr-layout" }, main, aside));
   if (seat === null) mine.hidden = true;
 
   // -- words -------------------------------------------------------------------------------------------
@@ -126,6 +133,7 @@ export function mount(root, ctx) {
   const colourName = (c) => t(`nr.colour.${c}`);
   const symbolName = (s) => t(`nr.symbol.${s}`);
 
+  // A tile's name starts with its number, as printed on it ("07 red sun"), so speech matches the text.
   function sideText(sideInfo) {
     const { symbol, colour, number } = sideInfo;
     const n = pad2(number);
@@ -278,14 +286,34 @@ export function mount(root, ctx) {
 
   function clickSpot(spot, event) {
     const turn = tapMode === "turn" || event?.shiftKey;
-    if (turn) send(legalOf("turn", (a) => a.spot === spot));
-    else send(legalOf("take", (a) => a.spot === spot));
+    const action = turn ? legalOf("turn", (a) => a.spot === spot) : legalOf("take", (a) => a.spot === spot);
+    if (action) return send(action);
+    refuse(cells[spot]);
+  }
+
+  /** A tap the rules do not allow now says why, instead of doing nothing. */
+  function refuse(cell) {
+    if (seat === null || busy || !last) return;
+    const v = last.view;
+    const p = me(v);
+    let key = "nr.illegal.not_now";
+    if (v.phase !== "playing") key = "nr.illegal.not_started";
+    else if (p?.hand) key = "nr.illegal.holding";
+    else if (p && p.slots.every(Boolean)) key = "nr.illegal.full";
+    ctx.notify?.(t(key), "error");
+    for (const box of [handBox, cell].filter(Boolean)) {
+      box.classList.remove("nr-nope");
+      void box.offsetWidth; // restart the animation
+      box.classList.add("nr-nope");
+    }
   }
 
   function onKey(event) {
     if (seat === null || event.ctrlKey || event.metaKey || event.altKey || isTyping(event)) return;
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     const target = event.target;
+    if (key.startsWith("Arrow") && target?.dataset?.spot !== undefined) return moveFocus(target, key, event);
+    if (ctx.shortcuts && !ctx.shortcuts()) return; // single-key shortcuts switched off (WCAG 2.1.4)
     // F on a focused centre tile (empty hand) turns that tile over where it lies.
     if (key === "f" && target?.dataset?.spot !== undefined && legalOf("turn", (a) => a.spot === Number(target.dataset.spot))) {
       event.preventDefault();
@@ -309,9 +337,15 @@ export function mount(root, ctx) {
     const columns = Math.max(1, cells.filter((c) => c.offsetTop === top).length);
     const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns, ArrowDown: columns }[key] || 0;
     event.preventDefault();
-    for (let i = index + step; step && i >= 0 && i < cells.length; i += step) {
-      if (!cells[i].disabled) return cells[i].focus();
-    }
+    const next = index + step;
+    if (step && next >= 0 && next < cells.length) focusCell(next);
+  }
+
+  /** Roving tabindex: the centre's spots are one Tab stop; the arrows move between them. */
+  function focusCell(spot, move = true) {
+    focusSpot = Math.max(0, Math.min(spot, cells.length - 1));
+    cells.forEach((c, i) => (c.tabIndex = i === focusSpot ? 0 : -1));
+    if (move) cells[focusSpot]?.focus();
   }
 
   // -- rendering ---------------------------------------------------------------------------------------
@@ -368,6 +402,14 @@ export function mount(root, ctx) {
       text.textContent = t("nr.seconds_left", { s: (left / 1000).toFixed(1) });
       fill.style.width = `${Math.min(100, (100 * left) / limit)}%`;
       box.classList.toggle("urgent", left <= 5000);
+      // Heard before the time runs out: a warning at 10 s (when the task is longer) and at 5 s.
+      for (const mark of [10000, 5000]) {
+        if (left <= mark && left > 0 && limit > mark && !warned.has(`${v.round}:${mark}`)) {
+          warned.add(`${v.round}:${mark}`);
+          ctx.announce?.(t("nr.timer_warning", { s: mark / 1000 }));
+          ctx.sound?.("tick");
+        }
+      }
       if (left <= 0) {
         clearInterval(timer);
         timer = null;
@@ -388,11 +430,21 @@ export function mount(root, ctx) {
       text = o.reason === "master" && winners ? t("nr.banner.master", { name: winners }) : winners ? t("nr.banner.over_winners", { names: winners }) : t("nr.banner.over");
       cls = (o.winners || []).includes(seat) ? "good" : "done";
     } else if (v.phase === "ready") {
-      const lead = check ? (check.reason === "time_up" ? t("nr.banner.time_up") : t(check.correct ? "nr.banner.checked_ok" : "nr.banner.checked_bad", { name: name(check.seat) })) + " " : "";
+      const lead = check ? (check.reason === "time_up" ? t("nr.banner.time_up") : t(check.correct ? youKey("nr.banner.checked_ok", check.seat) : youKey("nr.banner.checked_bad", check.seat), { name: name(check.seat) })) + " " : "";
       const votes = v.players.filter((x) => x.end_vote).map((x) => name(x.seat));
       const voteText = votes.length ? " " + t("nr.banner.end_votes", { names: votes.join(", ") }) : "";
-      text = lead + (v.mode === "solo" ? t("nr.banner.ready_solo", { s: Math.round((v.limit_ms || 0) / 1000) }) : t("nr.banner.ready")) + voteText;
+      let readyText;
+      if (Array.isArray(v.ready)) {
+        // every seat marks itself ready; the round starts with a countdown once all have
+        const waiting = v.players.filter((x) => !v.ready[x.seat]).map((x) => name(x.seat));
+        const mine = seat !== null && v.ready[seat];
+        readyText = v.mode === "solo" ? t("nr.banner.ready_solo_mark", { s: Math.round((v.limit_ms || 0) / 1000) }) : mine ? t("nr.banner.ready_waiting", { names: waiting.join(", ") }) : seat === null ? t("nr.banner.ready_watch", { names: waiting.join(", ") }) : t("nr.banner.ready_mark", { names: waiting.join(", ") });
+      } else readyText = v.mode === "solo" ? t("nr.banner.ready_solo", { s: Math.round((v.limit_ms || 0) / 1000) }) : t("nr.banner.ready");
+      text = lead + readyText + voteText;
       cls = check ? (check.correct ? "good" : "bad") : "ask";
+    } else if (v.phase === "countdown") {
+      text = t("nr.banner.countdown", { round: v.round + 1 });
+      cls = "ask";
     } else if (v.phase === "playing") {
       if (!p) text = t("nr.banner.watching", { round: v.round });
       else if (p.slots.every(Boolean)) text = t("nr.banner.full");
@@ -400,8 +452,46 @@ export function mount(root, ctx) {
       else text = t("nr.banner.playing", { round: v.round });
       cls = "play";
     }
-    banner.className = `nr-banner ${cls}`;
-    banner.textContent = text;
+    if (banner.className !== `nr-banner ${cls}`) banner.className = `nr-banner ${cls}`;
+    setText(banner, text); // rewritten only when the words change (it is a live region)
+  }
+
+  function youKey(key, who) {
+    return who === seat && seat !== null && t.has?.(`${key}_you`) ? `${key}_you` : key;
+  }
+
+  /** The 3-2-1 before a round, from countdown_ends_at on the match clock. */
+  function renderCountdown(msg) {
+    const v = msg.view;
+    clearInterval(countdownTimer);
+    countdownTimer = null;
+    const ends = v.countdown_ends_at;
+    if (v.phase !== "countdown" || ends === null || ends === undefined) {
+      countdown.hidden = true;
+      delete root.dataset.countdown;
+      return;
+    }
+    const at = performance.now() + (ends - (msg.clock ?? 0));
+    let said = null;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((at - performance.now()) / 1000));
+      countdown.hidden = false;
+      root.dataset.countdown = String(left);
+      setText(countdown, left > 0 ? String(left) : t("nr.countdown.go"));
+      if (said !== left) {
+        said = left;
+        if (!ctx.replay) {
+          ctx.announce?.(left > 0 ? String(left) : t("nr.countdown.go"));
+          ctx.sound?.(left > 0 ? "tick" : "go");
+        }
+      }
+      if (left <= 0) {
+        clearInterval(countdownTimer);
+        countdownTimer = null;
+      }
+    };
+    tick();
+    countdownTimer = setInterval(tick, 100);
   }
 
   function renderMine(v) {
@@ -442,14 +532,24 @@ export function mount(root, ctx) {
     if (seat === null) return;
     const v = msg.view;
     const over = v.phase === "over";
+    const focused = document.activeElement;
+    const offline = ctx.online && !ctx.online();
     for (const a of ACTIONS) {
       const b = buttons.get(a.type);
       const legal = a.type === "turn" ? legalOf("turn", (x) => x.spot === undefined || x.spot === null) : legalOf(a.type);
       // turn / place / return stay in place during a round (greyed out when not possible).
       const always = v.phase === "playing" && ["turn", "place", "return"].includes(a.type);
       b.hidden = over || !(legal || always);
-      b.disabled = !legal || busy;
+      b.disabled = !legal || busy || offline;
       b.dataset.legal = legal ? "true" : "false"; // a phone shows only the legal ones (style.css)
+    }
+    // Focus stays with the player when the pressed control hides (Ready, Place...): the next useful
+    // button, else the centre (where the next tile is taken).
+    if (focused && bar.contains(focused) && focused.hidden) {
+      const next = [...buttons.values()].find((b) => !b.hidden && !b.disabled);
+      if (next) next.focus({ preventScroll: true });
+      else if (cells.length) focusCell(focusSpot);
+      else handBox.focus({ preventScroll: true });
     }
     keysLine.hidden = over;
     for (const b of tapButtons) {
@@ -457,6 +557,8 @@ export function mount(root, ctx) {
       b.setAttribute("aria-checked", on ? "true" : "false");
       b.classList.toggle("on", on);
     }
+    // A tile that vanished from under the focus (taken by someone) leaves the focus on its spot: fine,
+    // the spot stays (a stable grid) and says it is empty.
     for (const tile of centreGrid.querySelectorAll('button[data-state="tile"]')) {
       const spot = Number(tile.dataset.spot);
       const ok = tapMode === "turn" ? legalOf("turn", (a) => a.spot === spot) : legalOf("take", (a) => a.spot === spot);
@@ -470,7 +572,10 @@ export function mount(root, ctx) {
   const cells = [];
   centreGrid.addEventListener("click", (event) => {
     const b = event.target.closest("button[data-spot]");
-    if (!b || b.dataset.state !== "tile" || b.getAttribute("aria-disabled") === "true") return;
+    if (!b) return;
+    focusCell(Number(b.dataset.spot), false);
+    if (b.dataset.state !== "tile") return;
+    if (b.getAttribute("aria-disabled") === "true") return refuse(b);
     clickSpot(Number(b.dataset.spot), event);
   });
   centreGrid.addEventListener("contextmenu", (event) => {
@@ -495,7 +600,7 @@ export function mount(root, ctx) {
     for (const s of [...lying.keys(), ...held.keys()]) count = Math.max(count, s + 1);
     while (cells.length < count) {
       const spot = cells.length;
-      const b = el("button", { type: "button", class: "nr-spot", "data-spot": spot, "data-testid": `spot-${spot}` });
+      const b = el("button", { type: "button", class: "nr-spot", "data-spot": spot, "data-testid": `spot-${spot}`, tabindex: spot === focusSpot ? "0" : "-1" });
       cells.push(b);
       centreGrid.append(b);
     }
@@ -509,21 +614,20 @@ export function mount(root, ctx) {
       b.dataset.sig = sig;
       if (up) {
         b.dataset.state = "tile";
-        b.disabled = false;
         b.className = "nr-spot";
         b.removeAttribute("title");
         b.setAttribute("aria-label", t("nr.spot_label", { spot: spot + 1, side: sideText(up) }));
-        put(b, tileFace(up));
+        put(b, tileFace(up, "", { role: null, "aria-label": null, title: null }));
       } else if (who !== undefined) {
         b.dataset.state = "held";
-        b.disabled = true;
+        b.setAttribute("aria-disabled", "true");
         b.className = `nr-spot gone held${who === seat ? " mine" : ""}`;
         b.title = t("nr.held_by", { name: name(who) });
         b.setAttribute("aria-label", t("nr.held_by", { name: name(who) }));
         put(b, el("span", { class: "nr-held-by", "aria-hidden": "true" }, "↗"));
       } else {
         b.dataset.state = "gone";
-        b.disabled = true;
+        b.setAttribute("aria-disabled", "true");
         b.className = "nr-spot gone";
         b.removeAttribute("title");
         b.setAttribute("aria-label", t("nr.spot_empty", { spot: spot + 1 }));
@@ -550,9 +654,11 @@ export function mount(root, ctx) {
       items.push(
         el("div", { class: `nr-player${online ? "" : " offline"}`, "data-seat": p.seat, "data-testid": `player-${p.seat}`, "data-filled": filled, "data-level": p.level },
           el("div", { class: "nr-player-head" },
-            el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? t("presence.online") : t("presence.offline") }),
+            el("span", { class: `dot ${online ? "on" : "off"}`, "aria-hidden": "true" }),
             el("strong", {}, name(p.seat)),
-            info.kind === "bot" ? el("span", { class: "badge" }, t("seat.bot")) : null,
+            online ? null : el("span", { class: "badge badge-offline" }, t("presence.offline_badge")),
+            info.kind === "bot" && !info.replaced ? el("span", { class: "badge" }, t("seat.bot")) : null,
+            Array.isArray(v.ready) && v.phase === "ready" ? el("span", { class: `nr-ready-flag ${v.ready[p.seat] ? "yes" : "no"}`, "data-testid": `ready-${p.seat}`, "data-ready": String(Boolean(v.ready[p.seat])) }, v.ready[p.seat] ? t("nr.ready_yes") : t("nr.ready_no")) : null,
             info.replaced ? el("span", { class: "badge" }, t("seat.replaced")) : null,
             p.end_vote ? el("span", { class: "badge nr-vote" }, t("nr.voted_end")) : null,
             el("span", { class: "nr-player-stats" },
@@ -573,6 +679,9 @@ export function mount(root, ctx) {
 
   function renderCheck(v) {
     const c = v.last_stop;
+    const sig = c ? JSON.stringify([c.round, c.seat, c.elapsed_ms, c.correct, c.layout, v.phase === "ready"]) : null;
+    if (sig === checkSig) return; // redrawn only when the check changes (it is a live region)
+    checkSig = sig;
     if (!c) {
       checkBox.hidden = true;
       return;
@@ -584,7 +693,7 @@ export function mount(root, ctx) {
       wrong.set(p.place, wrong.has(p.place) ? `${wrong.get(p.place)}; ${text}` : text);
     }
     const who = c.seat === null ? t("nr.timer") : name(c.seat);
-    const verdict = c.reason === "time_up" ? t("nr.check.time_up", { s: (c.elapsed_ms / 1000).toFixed(1) }) : c.correct ? t("nr.check.correct", { name: who, s: (c.elapsed_ms / 1000).toFixed(1) }) : t("nr.check.wrong", { name: who, s: (c.elapsed_ms / 1000).toFixed(1) });
+    const verdict = c.reason === "time_up" ? t("nr.check.time_up", { s: (c.elapsed_ms / 1000).toFixed(1) }) : c.correct ? t(youKey("nr.check.correct", c.seat), { name: who, s: (c.elapsed_ms / 1000).toFixed(1) }) : t(youKey("nr.check.wrong", c.seat), { name: who, s: (c.elapsed_ms / 1000).toFixed(1) });
     checkBox.hidden = false;
     checkBox.dataset.correct = c.correct ? "true" : "false";
     checkBox.dataset.round = c.round;
@@ -614,6 +723,7 @@ export function mount(root, ctx) {
     root.dataset.filled = p ? p.slots.filter(Boolean).length : 0;
     renderStatus(msg);
     renderBanner(v);
+    renderCountdown(msg);
     renderMine(v);
     renderHand(v);
     renderCentre(v);
@@ -629,11 +739,13 @@ export function mount(root, ctx) {
         return t("nr.ev.round_started", { round: ev.round });
       case "checked":
         if (ev.reason === "time_up") return t("nr.ev.time_up", { round: ev.round });
-        return t(ev.correct ? "nr.ev.checked_ok" : "nr.ev.checked_bad", { name: name(ev.seat), s: (ev.elapsed_ms / 1000).toFixed(1) });
+        return t(youKey(ev.correct ? "nr.ev.checked_ok" : "nr.ev.checked_bad", ev.seat), { name: name(ev.seat), s: (ev.elapsed_ms / 1000).toFixed(1) });
       case "card_drawn":
         return t("nr.ev.card_drawn", { name: name(ev.seat), level: ev.level });
       case "end_vote":
-        return t("nr.ev.end_vote", { name: name(ev.seat) });
+        return t(youKey("nr.ev.end_vote", ev.seat), { name: name(ev.seat) });
+      case "ready":
+        return t(youKey("nr.ev.ready", ev.seat), { name: name(ev.seat) });
       case "game_over":
         return t("nr.ev.game_over");
       case "placed":
@@ -644,18 +756,30 @@ export function mount(root, ctx) {
   }
 
   function events(list, info = {}) {
+    const added = [];
     for (const ev of list) {
       const text = describe(ev);
-      if (text) log.unshift({ text, type: ev.type });
-      if (!info.replayed && ev.type === "checked") {
+      if (text && !(info.replayed && log.some((e) => e.text === text && e.type === ev.type))) {
+        log.unshift({ text, type: ev.type });
+        added.push({ text, type: ev.type });
+        if (!info.replayed && ev.type !== "checked" && ev.type !== "placed") ctx.announce?.(text); // the check box speaks for itself
+      }
+      if (info.replayed) continue;
+      if (ev.type === "placed") ctx.sound?.("play");
+      else if (ev.type === "checked") ctx.sound?.(ev.correct ? "star" : "mistake");
+      if (ev.type === "round_started") warned = new Set();
+      if (ev.type === "checked") {
         checkBox.classList.remove("nr-pop");
         void checkBox.offsetWidth; // restart the animation
         checkBox.classList.add("nr-pop");
       }
     }
     log.splice(40);
-    put(logBox, log.map((e) => el("li", { class: `ev-${e.type}` }, e.text)));
+    if (!ctx.replay) saveLog(logKey, log);
+    for (const e of added.reverse()) logBox.prepend(el("li", { class: `ev-${e.type}` }, e.text));
+    while (logBox.children.length > log.length) logBox.lastChild.remove();
   }
+  put(logBox, log.map((e) => el("li", { class: `ev-${e.type}` }, e.text)));
 
   return {
     update(msg) {
@@ -676,15 +800,87 @@ export function mount(root, ctx) {
       clearInterval(timer);
       if (last) render(last);
     },
+    summary(result, data) {
+      return summary(result, data, { t, name });
+    },
     destroy() {
       document.removeEventListener("keydown", onKey);
       clearInterval(timer);
+      clearInterval(countdownTimer);
       clearTimeout(busyTimer);
       root.replaceChildren();
       root.classList.remove("nr", "nr-busy");
     },
   };
 }
+
+function loadLog(key) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(key) || "[]");
+    return Array.isArray(kept) ? kept.filter((e) => e && typeof e.text === "string").slice(0, 40) : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveLog(key, log) {
+  try {
+    sessionStorage.setItem(key, JSON.stringify(log));
+  } catch {
+    // the log lives on the page only
+  }
+}
+
+/** The end of the game: each player's level, tasks completed (UNIVERSAL: cards won), misses, and the
+ * times of their stops (from the public `checked` events of the whole game). */
+export function summary(result, data, { t, name }) {
+  const steps = data?.steps || [];
+  const view = data?.view || steps[steps.length - 1]?.view;
+  if (!view) return null;
+  const checks = steps.flatMap((s) => s.events || []).filter((e) => e.type === "checked" && e.seat !== null && e.seat !== undefined);
+  const winners = new Set(result?.winners || []);
+  const secs = (ms) => (ms / 1000).toFixed(1);
+  const rows = view.players.map((p) => {
+    const mine = checks.filter((c) => c.seat === p.seat);
+    const good = mine.filter((c) => c.correct).map((c) => c.elapsed_ms);
+    const best = good.length ? Math.min(...good) : null;
+    const mean = good.length ? good.reduce((a, b) => a + b, 0) / good.length : null;
+    return el("tr", { "data-testid": `final-player-${p.seat}` },
+      el("th", { scope: "row" }, name(p.seat), winners.has(p.seat) ? el("span", { class: "badge nr-winner" }, t("nr.over.winner")) : null),
+      el("td", {}, String(p.level)),
+      el("td", {}, view.mode === "universal" ? String(p.cards_won.length) : String(p.completed)),
+      el("td", {}, String(p.losses)),
+      el("td", { "data-testid": `final-times-${p.seat}` }, best === null ? "—" : t("nr.over.times", { best: secs(best), mean: secs(mean), n: good.length })));
+  });
+  return el("div", { class: "nr-final", "data-testid": "nr-final" },
+    el("h3", {}, t("nr.over.title")),
+    el("div", { class: "nr-final-scroll" },
+      el("table", { class: "nr-final-table" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("nr.over.player")), el("th", { scope: "col" }, t("nr.level")), el("th", { scope: "col" }, view.mode === "universal" ? t("nr.points") : t("nr.completed")), el("th", { scope: "col" }, t("nr.losses")), el("th", { scope: "col" }, t("nr.over.stops")))),
+        el("tbody", {}, rows))));
+}
+
+/**
+ * The lobby's options form: only the options of the chosen mode (SOLO: the timer; UNIVERSAL: levels, ages,
+ * seats that stay), and seats typed from 1 as the page numbers them (the rules count from 0).
+ */
+export const lobby = {
+  shown(name, values, players) {
+    const mode = values.mode || (players === 1 ? "solo" : "basic");
+    if (name === "solo_seconds") return mode === "solo";
+    if (["start_levels", "ages", "stay_at_level"].includes(name)) return mode === "universal";
+    return true;
+  },
+  toServer(name, value) {
+    if (name !== "stay_at_level" || typeof value !== "string") return value;
+    return value
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map((x) => (/^\d+$/.test(x) ? String(Number(x) - 1) : x))
+      .join(",");
+  },
+};
 
 /** One line describing a recorded action, for the replay page. */
 export function describeAction(action, ctx) {

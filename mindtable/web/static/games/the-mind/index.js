@@ -1,7 +1,7 @@
 // The Mind at the table. Renders only what the server sends: `view` and `legal` from each state message,
 // and the events this seat may see. Implements the game-module interface of docs/web.md.
 
-import { fill as put, h as el } from "../../js/common.js";
+import { fill as put, h as el, setText } from "../../js/common.js";
 
 const ACTIONS = [
   // type, key shown, keys accepted, class
@@ -45,18 +45,21 @@ export function mount(root, ctx) {
   const seat = ctx.spectator ? null : ctx.seat;
   let last = null; // the latest state message
   let flashTimer = null;
-  const log = [];
+  // The log of what happened survives a reload (kept per room and seat for this browser tab).
+  const logKey = `mindtable:log:${ctx.code || "replay"}:${seat ?? "watch"}`;
+  const log = ctx.replay ? [] : loadLog(logKey);
+  let lastTop = null;
 
   root.classList.add("tm");
   const status = el("div", { class: "tm-status" });
-  const others = el("div", { class: "tm-others", "aria-label": t("tm.others") });
+  const others = el("section", { class: "tm-others", "aria-label": t("tm.others"), "data-testid": "others" });
   const banner = el("div", { class: "tm-banner", "data-testid": "tm-banner", role: "status", "aria-live": "polite" });
-  const pileBox = el("div", { class: "tm-pile", "aria-label": t("tm.pile") });
+  const pileBox = el("section", { class: "tm-pile", "aria-label": t("tm.pile"), "data-testid": "pile" });
   const asideBox = el("div", { class: "tm-aside" });
   const flash = el("div", { class: "tm-flash", "data-testid": "tm-flash", role: "alert", hidden: true });
-  const handBox = el("div", { class: "tm-you", "aria-label": t("tm.your_hand") });
+  const handBox = el("section", { class: "tm-you", "aria-label": t("tm.your_hand"), tabindex: "-1" });
   const bar = el("div", { class: "tm-actions", role: "toolbar", "aria-label": t("tm.actions") });
-  const logBox = el("ol", { class: "tm-log", "aria-label": t("tm.log"), "data-testid": "tm-log" });
+  const logBox = el("ol", { class: "tm-log", "aria-label": t("tm.log"), "data-testid": "tm-log", tabindex: "0" });
   const keys = el("p", { class: "tm-keys muted" }, t("tm.keys"));
   const buttons = new Map();
   for (const a of ACTIONS) {
@@ -77,7 +80,7 @@ export function mount(root, ctx) {
   root.append(el("details", { class: "tm-log-box", open: true }, el("summary", {}, t("tm.log")), logBox));
 
   function cardsText(n) {
-    return t(n === 1 ? "tm.cards_one" : "tm.cards_other", { n });
+    return t("tm.cards", { n });
   }
 
   function name(s) {
@@ -110,11 +113,12 @@ export function mount(root, ctx) {
 
   function onKey(event) {
     if (seat === null || event.ctrlKey || event.metaKey || event.altKey || isTyping(event)) return;
+    if (ctx.shortcuts && !ctx.shortcuts()) return; // single-key shortcuts switched off (WCAG 2.1.4)
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     const a = ACTIONS.find((x) => x.keys.includes(key));
     if (!a) return;
     const target = event.target;
-    if (a.type === "play" && target && (target.tagName === "BUTTON" || target.tagName === "A" || target.tagName === "SUMMARY")) return; // Space presses the focused control
+    if (a.type === "play" && target && (["BUTTON", "A", "SUMMARY", "INPUT", "SELECT"].includes(target.tagName) || target.getAttribute?.("role") === "button")) return; // Space presses the focused control
     event.preventDefault();
     if (event.repeat) return;
     act(a.type);
@@ -148,14 +152,15 @@ export function mount(root, ctx) {
       if (s === seat) continue;
       const info = seats.find((x) => x.seat === s) || {};
       const online = info.kind === "bot" || info.connected || info.replaced;
-      const count = v.hand_counts[s] ?? 0;
       const aside = (v.set_aside || [])[s] || [];
+      const count = (v.hand_counts[s] ?? 0) + aside.length; // cards still to play, as the terminal counts them
       items.push(
         el("div", { class: `tm-player${online ? "" : " offline"}${v.proposal?.by === s ? " proposing" : ""}`, "data-seat": s, "data-testid": `player-${s}` },
           el("div", { class: "tm-player-head" },
-            el("span", { class: `dot ${online ? "on" : "off"}`, title: online ? t("presence.online") : t("presence.offline") }),
+            el("span", { class: `dot ${online ? "on" : "off"}`, "aria-hidden": "true" }),
             el("strong", {}, name(s)),
-            info.kind === "bot" ? el("span", { class: "badge" }, t("seat.bot")) : null,
+            online ? null : el("span", { class: "badge badge-offline" }, t("presence.offline_badge")),
+            info.kind === "bot" && !info.replaced ? el("span", { class: "badge" }, t("seat.bot")) : null,
             info.replaced ? el("span", { class: "badge", title: t("seat.replaced_help") }, t("seat.replaced")) : null,
             v.phase === "refocus" ? el("span", { class: `tm-ready-flag ${v.ready[s] ? "yes" : "no"}` }, v.ready[s] ? t("tm.ready_yes") : t("tm.ready_no")) : null),
           el("div", { class: "tm-backs", "data-testid": `count-${s}`, "data-count": count, "aria-label": cardsText(count) }, backs(count), el("span", { class: "tm-count" }, cardsText(count))),
@@ -191,11 +196,12 @@ export function mount(root, ctx) {
       text += " " + t("tm.banner.waiting_ready", { names: waiting.join(", ") });
       cls = "ask";
     } else if (v.phase === "playing") {
-      text = t("tm.banner.playing");
+      text = seat === null ? t("tm.banner.playing_watch") : (v.hand || []).length || ((v.set_aside || [])[seat] || []).length ? t("tm.banner.playing") : t("tm.banner.playing_done");
       cls = "play";
     }
-    banner.className = `tm-banner ${cls}`;
-    banner.textContent = text;
+    // Rewritten only when the words change: a live region re-reads every rewrite.
+    if (banner.className !== `tm-banner ${cls}`) banner.className = `tm-banner ${cls}`;
+    setText(banner, text);
   }
 
   function renderPile(v) {
@@ -206,10 +212,18 @@ export function mount(root, ctx) {
     put(pileBox, 
       el("div", { class: "tm-label" }, t("tm.pile"), " ", el("span", { class: "muted" }, cardsText(pile.length))),
       el("div", { class: "tm-pile-top", "data-testid": "pile-top", "data-card": top ?? "" },
-        pile.length === 0 ? el("span", { class: "tm-slot" }, t("tm.empty")) : blind ? el("span", { class: "tm-back big" }) : card(top, "big"),
+        pile.length === 0 ? el("span", { class: "tm-slot" }, t("tm.empty")) : blind ? el("span", { class: "tm-back big", role: "img", "aria-label": t("tm.face_down") }) : card(top, `big${arriving(pile) ? ` tm-arrive${pile[pile.length - 1].seat === seat ? " from-me" : ""}` : ""}`),
         pile.length && !blind ? el("span", { class: "tm-by muted" }, name(pile[pile.length - 1].seat)) : null),
       recent.length && !blind ? el("div", { class: "tm-pile-rest", "aria-label": t("tm.played_before") }, recent.map((p) => card(p.card, "small played"))) : null,
     );
+  }
+
+  /** Has a card just landed on the pile (so it is drawn moving there from its player)? */
+  function arriving(pile) {
+    const sig = `${pile.length}:${pile.length ? pile[pile.length - 1].card : ""}`;
+    const fresh = lastTop !== null && sig !== lastTop && pile.length > 0 && !ctx.replay;
+    lastTop = sig;
+    return fresh;
   }
 
   function renderAside(v) {
@@ -242,11 +256,18 @@ export function mount(root, ctx) {
   function renderButtons() {
     if (seat === null) return;
     const over = ["won", "lost", "finished"].includes(last.view.phase);
+    const focused = document.activeElement;
+    const offline = ctx.online && !ctx.online();
     for (const a of ACTIONS) {
       const b = buttons.get(a.type);
       const ok = legal(a.type);
       b.hidden = over || !(ok || ALWAYS.has(a.type));
-      b.disabled = !ok;
+      b.disabled = !ok || offline;
+    }
+    // Focus stays with the player when the pressed control hides or goes grey (Ready, Agree...).
+    if (focused && bar.contains(focused) && (focused.hidden || focused.disabled)) {
+      const next = [...buttons.values()].find((b) => !b.hidden && !b.disabled);
+      (next || handBox).focus({ preventScroll: true });
     }
     const low = lowest(last.view);
     const playLabel = buttons.get("play").firstChild;
@@ -315,11 +336,19 @@ export function mount(root, ctx) {
   }
 
   function events(list, info = {}) {
+    const added = [];
     for (const ev of list) {
       const text = describe(ev);
       if (!text) continue;
+      // A message re-sent after a reload or a resume is already in the kept log.
+      if (info.replayed && log.some((e) => e.text === text && e.type === ev.type)) continue;
       log.unshift({ text, type: ev.type });
+      added.push({ text, type: ev.type });
       if (info.replayed) continue;
+      if (!["life_lost", "level_completed", "star_used", "game_won", "game_lost"].includes(ev.type)) ctx.announce?.(text); // those flash as an alert
+      if (ev.type === "card_played") ctx.sound?.("play");
+      else if (ev.type === "life_lost") ctx.sound?.("mistake");
+      else if (ev.type === "star_used") ctx.sound?.("star");
       if (ev.type === "life_lost") {
         showFlash(`${t("tm.flash.life_lost", { lives: ev.lives })} ${lifeText(ev, false)}`, "bad");
         root.classList.remove("tm-shake");
@@ -329,9 +358,12 @@ export function mount(root, ctx) {
       else if (ev.type === "star_used") showFlash(describe(ev), "star");
       else if (ev.type === "game_won" || ev.type === "game_lost") showFlash(describe(ev), ev.type === "game_won" ? "good" : "bad");
     }
-    log.splice(30);
-    put(logBox, ...log.map((e) => el("li", { class: `ev-${e.type}` }, e.text)));
+    log.splice(60);
+    if (!ctx.replay) saveLog(logKey, log);
+    for (const e of added.reverse()) logBox.prepend(el("li", { class: `ev-${e.type}` }, e.text));
+    while (logBox.children.length > log.length) logBox.lastChild.remove();
   }
+  put(logBox, ...log.map((e) => el("li", { class: `ev-${e.type}` }, e.text)));
 
   return {
     update(msg) {
@@ -342,6 +374,9 @@ export function mount(root, ctx) {
     presence() {
       if (last) render(last);
     },
+    summary(result, data) {
+      return summary(result, data, { t, name, seat, cardsText });
+    },
     destroy() {
       document.removeEventListener("keydown", onKey);
       clearTimeout(flashTimer);
@@ -349,6 +384,86 @@ export function mount(root, ctx) {
       root.classList.remove("tm");
     },
   };
+}
+
+function loadLog(key) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(key) || "[]");
+    return Array.isArray(kept) ? kept.filter((e) => e && typeof e.text === "string").slice(0, 60) : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveLog(key, log) {
+  try {
+    sessionStorage.setItem(key, JSON.stringify(log));
+  } catch {
+    // storage full or off: the log lives on the page only
+  }
+}
+
+/**
+ * The final table: every player's cards of the last level, as far as they are known once the game is over —
+ * played (from the pile, in order; in blind mode from the revealed pile), discarded by a star, set aside,
+ * and still held (your own; another player's when the server reveals hands, else face down) — and a short
+ * summary of the game from its public events: levels, lives lost, stars used and who made each mistake.
+ */
+export function summary(result, data, { t, name, seat, cardsText }) {
+  const steps = data?.steps || [];
+  const view = data?.view || steps[steps.length - 1]?.view;
+  if (!view) return null;
+  const events = steps.flatMap((s) => s.events || []);
+  const details = result?.details || {};
+  // mistakes and stars, from the public events of the whole game
+  const mistakes = events.filter((e) => e.type === "life_lost");
+  const stars = events.filter((e) => e.type === "star_used").length;
+  const completed = events.filter((e) => e.type === "level_completed").length;
+  const revealed = events.filter((e) => e.type === "pile_revealed").pop();
+  // each player's cards of the last level
+  const players = view.players;
+  const byPlayer = Array.from({ length: players }, () => ({ played: [], discarded: [], aside: [], held: [], hidden: 0 }));
+  const blind = view.mode === "blind";
+  (view.pile || []).forEach((p, i) => {
+    const value = blind ? revealed?.cards?.[i] : p.card;
+    if (p.seat !== null && p.seat !== undefined && byPlayer[p.seat]) byPlayer[p.seat].played.push(value ?? "?");
+  });
+  (view.discards || []).forEach((cards, s) => byPlayer[s] && byPlayer[s].discarded.push(...cards));
+  (view.set_aside || []).forEach((cards, s) => byPlayer[s] && byPlayer[s].aside.push(...cards));
+  const shownHands = details.hands || view.hands || null; // when the server reveals every hand
+  for (let s = 0; s < players; s++) {
+    const held = shownHands?.[s] ?? (s === seat ? view.hand || data?.ownHand || [] : null);
+    if (held) byPlayer[s].held.push(...held);
+    else byPlayer[s].hidden = view.hand_counts?.[s] ?? 0;
+  }
+  const cardList = (cards, cls) => cards.map((c) => el("span", { class: `tm-card small ${cls}`, "data-card": c }, String(c)));
+  const rows = byPlayer.map((p, s) =>
+    el("tr", { "data-testid": `final-hand-${s}` },
+      el("th", { scope: "row" }, name(s)),
+      el("td", { "data-testid": `final-played-${s}` }, p.played.length ? cardList(p.played, "played") : "—"),
+      el("td", {}, p.discarded.length || p.aside.length ? [cardList(p.discarded, "discard"), cardList(p.aside, "aside")] : "—"),
+      el("td", { "data-testid": `final-held-${s}` },
+        p.held.length ? cardList(p.held, "held") : p.hidden ? el("span", { class: "muted" }, t("tm.over.hidden", { n: p.hidden })) : "—")),
+  );
+  const mistakeLines = mistakes.map((e) => {
+    const who = e.seat === null || e.seat === undefined ? null : name(e.seat);
+    const why = e.cause === "blind_pile" ? t("tm.over.mistake_blind", { level: e.level ?? "" }) : e.cause === "stop" ? t("tm.over.mistake_stop", { card: e.card, name: who ?? "?" }) : t(e.seat === seat && seat !== null ? "tm.over.mistake_card_you" : "tm.over.mistake_card", { card: e.card, name: who ?? "?" });
+    return el("li", {}, why);
+  });
+  const levels = details.level_reached ?? view.level;
+  const livesLost = mistakes.length;
+  return el("div", { class: "tm-final", "data-testid": "tm-final" },
+    el("ul", { class: "tm-final-facts" },
+      el("li", { "data-testid": "final-levels" }, t("tm.over.levels", { n: completed, level: levels })),
+      el("li", { "data-testid": "final-lives" }, t("tm.over.lives_lost", { n: livesLost })),
+      el("li", { "data-testid": "final-stars" }, t("tm.over.stars_used", { n: stars }))),
+    mistakeLines.length ? el("div", {}, el("h3", {}, t("tm.over.mistakes")), el("ul", { class: "tm-final-mistakes", "data-testid": "final-mistakes" }, mistakeLines)) : null,
+    el("h3", {}, t("tm.over.hands", { level: view.level })),
+    el("div", { class: "tm-final-scroll" },
+      el("table", { class: "tm-final-table", "data-testid": "final-hands" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("tm.over.player")), el("th", { scope: "col" }, t("tm.over.played")), el("th", { scope: "col" }, t("tm.over.out")), el("th", { scope: "col" }, t("tm.over.held")))),
+        el("tbody", {}, rows))),
+  );
 }
 
 /** One line describing a recorded action, for the replay page. */

@@ -1,0 +1,154 @@
+"""The fast paths of issue 14 change nothing a caller can see: the same checks, the same numbers, the same games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import mindtable
+from mindtable.core import driver
+from mindtable.core.bots import Decision, Observation, observe
+from mindtable.core.errors import IllegalAction
+from mindtable.core.events import Event
+from mindtable.core.rng import Rng, Stream
+from mindtable.games.neurorace import bots as neurorace_bots
+from mindtable.games.neurorace.bots import SolverBot
+
+GAMES = [("the-mind", 2, {}), ("the-mind", 4, {"detection": "players"}), ("neurorace", 3, {})]
+
+
+def _random_positions(game_id: str, players: int, options: dict[str, Any], seed: int, steps: int = 150):
+    match = mindtable.new_match(game_id, players=players, seed=seed, options=options)
+    chooser = random.Random(seed)
+    now = 0
+    for _ in range(steps):
+        if match.is_over:
+            break
+        yield match
+        seat = chooser.randrange(players)
+        legal = match.legal_actions(seat)
+        if legal:
+            now += chooser.randrange(0, 400)
+            entry = {k: v for k, v in chooser.choice(legal).items() if k != "inputs"}
+            match.apply({**entry, "at": now})
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), GAMES)
+def test_every_seats_view_built_together_equals_its_own_view(game_id: str, players: int, options: dict) -> None:
+    for match in _random_positions(game_id, players, options, seed=3):
+        together = match.views(list(range(players)))
+        assert together == {seat: match.view(seat) for seat in range(players)}
+
+
+def _outcome(match: mindtable.Match, action: Any) -> tuple[Any, ...]:
+    try:
+        events = match.apply(action)
+    except IllegalAction as exc:
+        return ("refused", exc.code, exc.params, match.snapshot())
+    return ("applied", [e.to_dict() for e in events], match.last_action, match.snapshot())
+
+
+def _variants(entry: dict[str, Any], now: int, players: int) -> list[Any]:
+    base = {k: v for k, v in entry.items() if k != "inputs"}
+    return [
+        {**base, "at": now},
+        {**base, "at": now, "extra": 1},
+        {**base, "at": -1},
+        {**base, "at": True},
+        {**base, "seat": players},
+        {**base, "seat": True, "at": now},
+        {**base, "at": None},
+        {**base, "at": now, "card": 2**60},
+        {**base, "at": now, "card": 1.0},
+        {**base, "at": now, "card": True},
+        {**base, "at": now, "spot": "x"},
+        {k: v for k, v in base.items() if k != "seat"} | {"at": now},
+        {**base, "type": "x" * 80, "at": now},
+        {**base, "type": 3, "at": now},
+        {**base, "type": "time_up", "at": now},
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), GAMES)
+def test_the_one_pass_check_accepts_and_refuses_exactly_what_the_full_check_does(game_id, players, options) -> None:
+    chooser = random.Random(5)
+    for match in _random_positions(game_id, players, options, seed=5, steps=40):
+        seat = chooser.randrange(players)
+        listed = match.legal_actions(seat) or [{"type": "play", "seat": seat}]
+        for entry in chooser.sample(listed, min(3, len(listed))):
+            for action in _variants(entry, match.clock + 10, players):
+                fast = mindtable.Match.from_snapshot(match.snapshot())
+                slow = mindtable.Match.from_snapshot(match.snapshot())
+                slow._table = None  # the full path: envelope, then the move table's normalize
+                assert _outcome(fast, action) == _outcome(slow, action), action
+
+
+def test_deals_and_shuffles_draw_the_numbers_of_below() -> None:
+    for seed in range(40):
+        for n in (1, 2, 7, 100):
+            fast, slow = Stream(seed, n), Stream(seed, n)
+            items = list(range(n))
+            fast.shuffle(items)
+            expected = list(range(n))
+            for i in range(n - 1, 0, -1):
+                j = slow.below(i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            assert items == expected
+            k = seed % (n + 1)
+            pool = list(range(n))
+            for i in range(k):
+                j = i + slow.below(n - i)
+                pool[i], pool[j] = pool[j], pool[i]
+            assert fast.sample(range(n), k) == pool[:k]
+            assert fast.next64() == slow.next64()
+    assert Rng(9).deal(range(1, 101), 5) == Rng(9).deal(list(range(1, 101)), 5)
+
+
+def test_a_match_keeps_its_start_until_asked_and_replays() -> None:
+    match = mindtable.new_match("the-mind", players=3, seed=8)
+    start = match.snapshot()
+    bots = {s: match.game.make_bot("proportional", seat=s, seed=8) for s in range(3)}
+    driver.play_out(match, bots)
+    record = match.record()
+    assert record["start"] == start
+    assert mindtable.replay(record).snapshot() == match.snapshot()
+
+
+def test_events_decisions_and_observations_stay_read_only_values() -> None:
+    event = Event("played", {"card": 3}, to=(1,))
+    assert event == Event("played", {"card": 3}, (1,)) and event != Event("played", {"card": 4}, (1,))
+    decision = Decision({"type": "play"}, 5)
+    assert decision == Decision({"type": "play"}, 5) and decision.at == 5
+    match = mindtable.new_match("the-mind", players=2, seed=1)
+    observation = observe(match, 0, now=0)
+    for value, name in ((event, "type"), (decision, "at"), (observation, "now")):
+        with pytest.raises(AttributeError):
+            setattr(value, name, 1)
+
+
+def test_the_driver_lists_legal_actions_when_a_bot_reads_them() -> None:
+    match = mindtable.new_match("the-mind", players=2, seed=1)
+    lazy = driver._Observation(0, match.view(0), match.legal_actions, 0)
+    assert lazy == observe(match, 0, now=0) == lazy
+    assert isinstance(lazy, Observation) and lazy.legal_actions == match.legal_actions(0)
+
+
+def test_solver_bots_race_the_same_when_they_always_solve_again(monkeypatch) -> None:
+    def race() -> dict:
+        match = mindtable.new_match("neurorace", players=3, seed=4, options={"last_level": 3})
+        bots = {s: SolverBot(seat=s, seed=4, actions_per_second=2 + s, mistakes_per_task=0.3) for s in range(3)}
+        driver.play_out(match, bots)
+        return match.record()
+
+    reused = race()
+    original = SolverBot._read_centre
+
+    def read_afresh(self: SolverBot, raw: list[dict[str, Any]]) -> dict[int, Any]:
+        self._centre = None
+        return original(self, raw)
+
+    monkeypatch.setattr(neurorace_bots, "_follow", lambda *args: neurorace_bots._UNKNOWN)
+    monkeypatch.setattr(SolverBot, "_read_centre", read_afresh)
+    assert race() == reused

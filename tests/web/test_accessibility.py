@@ -1,0 +1,143 @@
+"""axe-core (WCAG 2.0/2.1 A and AA rules) over every page of the site, in English and Spanish, on a desktop
+and on a phone-sized screen: the lobby, a room waiting for players, the join-by-link page, The Mind's
+table, NeuroRace's table during a round, the game-over overlay, the replay page and the generic table.
+No serious or critical violation may remain. The engine comes with the dev dependency
+``axe-playwright-python`` (nothing is downloaded at run time).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import get_json, post_json
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+BAD = {"serious", "critical"}
+
+
+def axe_engine() -> Any:
+    module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install -e '.[dev]'")
+    return module.Axe()
+
+
+def finished(server_url: str, code: str, timeout_s: float = 30) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while get_json(f"{server_url}/api/rooms/{code}")["status"] != "over":
+        assert time.monotonic() < deadline, f"room {code} did not finish"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def rooms(server_url: str) -> dict[str, Any]:
+    """One room per page type, made through the API (seat tokens kept to open the pages as their players)."""
+    waiting = post_json(f"{server_url}/api/rooms", {"game": "the-mind", "players": 2, "name": "Ana"})
+    open_room = post_json(f"{server_url}/api/rooms", {"game": "the-mind", "players": 3, "name": "Bea"})
+    mind = post_json(
+        f"{server_url}/api/rooms",
+        {"game": "the-mind", "players": 3, "name": "Ana", "bots": {"1": "proportional", "2": "random"}},
+    )
+    race = post_json(
+        f"{server_url}/api/rooms",
+        {"game": "neurorace", "players": 1, "name": "Ana", "options": {"solo_seconds": 900}},
+    )
+    over = post_json(
+        f"{server_url}/api/rooms",
+        {
+            "game": "the-mind",
+            "players": 2,
+            "options": {"last_level": 1},
+            "bots": {"0": "proportional", "1": "proportional"},
+            "bot_params": {"0": {"tempo_ms": 5}, "1": {"tempo_ms": 5}},
+        },
+    )
+    generic = post_json(
+        f"{server_url}/api/rooms",
+        {"game": "riddle-relay", "players": 2, "name": "Ana", "bots": {"1": "random"}, "options": {"target": 20}},
+    )
+    finished(server_url, over["code"])
+    return {"waiting": waiting, "open": open_room, "mind": mind, "race": race, "over": over, "generic": generic}
+
+
+def seat_script(rooms: dict[str, Any]) -> str:
+    """An init script that puts the seat tokens where the lobby keeps them."""
+    lines = []
+    for key in ("waiting", "mind", "race", "generic"):
+        grant = rooms[key]
+        saved = json.dumps({"seat": grant["seat"], "token": grant["token"], "name": "Ana", "saved": 1})
+        lines.append(f"localStorage.setItem('mindtable:seat:{grant['code']}', {json.dumps(saved)});")
+    return "\n".join(lines)
+
+
+def pages(rooms: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(name, path, a selector that shows the page is drawn)."""
+    return [
+        ("lobby", "/index.html", '#game-select option[value="the-mind"]'),
+        ("room-waiting", f"/room.html?code={rooms['waiting']['code']}", "#waiting-panel:not([hidden])"),
+        ("join-link", f"/room.html?code={rooms['open']['code']}", "#join-panel:not([hidden])"),
+        ("the-mind-table", f"/room.html?code={rooms['mind']['code']}", '#game.tm[data-phase="refocus"]'),
+        ("neurorace-table", f"/room.html?code={rooms['race']['code']}", '#game.nr[data-phase="playing"]'),
+        ("game-over", f"/room.html?code={rooms['over']['code']}", '[data-testid="over-summary"] table'),
+        ("replay", f"/replay.html?code={rooms['over']['code']}", '[data-testid="replay-final"] table'),
+        ("generic-table", f"/room.html?code={rooms['generic']['code']}", '[data-testid="generic-view"] tr'),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("locale", "viewport"),
+    [("en-US", DESKTOP), ("es-ES", PHONE), ("es-ES", DESKTOP), ("en-US", PHONE)],
+    ids=["en-desktop", "es-phone", "es-desktop", "en-phone"],
+)
+def test_every_page_has_no_serious_axe_violation(
+    browser: Any, server_url: str, rooms: dict[str, Any], screenshots: Path, locale: str, viewport: dict[str, int]
+) -> None:
+    axe = axe_engine()
+    context = browser.new_context(viewport=viewport, locale=locale)
+    context.add_init_script(seat_script(rooms))
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    found: list[str] = []
+    where = f"{locale[:2]}-{'phone' if viewport is PHONE else 'desktop'}"
+    for name, path, ready in pages(rooms):
+        page.goto(f"{server_url}{path}")
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_timeout(150)  # let the last frame settle (toasts, timers)
+        results = axe.run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+        for violation in results.response["violations"]:
+            if violation.get("impact") in BAD:
+                targets = [", ".join(node["target"]) for node in violation["nodes"]][:5]
+                found.append(f"{where} {name}: {violation['id']} ({violation['impact']}) {targets}")
+        if name in ("game-over", "neurorace-table", "join-link"):
+            page.screenshot(path=str(screenshots / f"a11y-{name}-{where}.png"))
+    context.close()
+    assert found == [], "\n".join(found)
+    assert errors == []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def start_the_race(server_url: str, rooms: dict[str, Any], browser: Any) -> None:
+    """NeuroRace's table is checked during a round: mark the SOLO seat ready (or say START) once."""
+    grant = rooms["race"]
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(seat_script(rooms))
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{server_url}/room.html?code={grant['code']}")
+    page.wait_for_selector('#game.nr[data-phase="ready"]')
+    page.wait_for_function("() => window.mindtableShell.lastState && window.mindtableShell.lastState.legal.length")
+    legal = page.evaluate("window.mindtableShell.lastState.legal")
+    kind = "ready" if any(a["type"] == "ready" for a in legal) else "start"
+    page.click(f'[data-testid="action-{kind}"]')
+    page.wait_for_selector('#game.nr[data-phase="playing"]')
+    context.close()
