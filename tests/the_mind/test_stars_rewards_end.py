@@ -184,3 +184,13 @@ def test_a_star_whose_face_up_discard_is_below_the_pile_reveals_an_unstopped_mis
     events = act(match, "agree", 0)  # 80 and 35 are discarded face up: 35 < 36
     lost = next(e for e in events if e["type"] == "life_lost")
     assert lost["cause"] == "evident" and match.view(0)["lives"] == 1
+
+
+def test_the_result_shows_every_card_still_held_when_the_game_is_lost():
+    # Book: the game is lost when the last life is lost. The hands are no secret any more: the result lists
+    # every card each seat still held (hand and set-aside), for the game-over table.
+    match = position([[30, 70], [20, 99]], lives=1)
+    act(match, "play", 0)  # 30 while 20 is held: the last life is lost, 20 is set aside
+    result = match.result
+    assert result is not None and result.reason == "lost"
+    assert result.details["hands"] == [[70], [20, 99]]

@@ -321,6 +321,9 @@ class TheMind(Game):
             # The team won the game, then lost its last life in the blind run that followed: say both.
             reason = "blind_lost"
             details["won_levels"] = state["last_level"]
+        if revision(state) >= 3:
+            # Every card still held when the game ended, for the game-over table (hands are no secret then).
+            details["hands"] = [sorted(state["hands"][s] + state["set_aside"][s]) for s in range(players)]
         return Result(tuple(range(players)) if won else (), (float(progress),) * players, reason, details)
 
 

@@ -10,6 +10,7 @@ const ACTIONS = [
   { type: "propose_star", key: "S", keys: ["s"], cls: "tm-star" },
   { type: "agree", key: "A", keys: ["a"], cls: "btn-primary tm-agree" },
   { type: "reject", key: "X", keys: ["x"], cls: "tm-reject" },
+  { type: "withdraw", key: "W", keys: ["w"], cls: "tm-reject" },
   { type: "stop", key: "T", keys: ["t"], cls: "tm-stop" },
   { type: "propose_end", key: "E", keys: ["e"], cls: "tm-end" },
 ];
@@ -322,7 +323,12 @@ export function mount(root, ctx) {
 
   function lifeText(ev, headline = true) {
     const moved = Object.entries(ev.set_aside || {}).map(([s, cards]) => `${name(Number(s))}: ${cards.join(", ")}`).join("; ");
-    const cause = ev.cause === "blind_pile" ? t("tm.ev.life_lost_blind") : ev.cause === "stop" ? t("tm.ev.life_lost_stop", { card: ev.card }) : tt("tm.ev.life_lost_card", { seat: ev.seat, card: ev.card, name: ev.seat === null ? "" : name(ev.seat) });
+    const who = { seat: ev.seat, card: ev.card, name: ev.seat === null ? "" : name(ev.seat) };
+    const cause =
+      ev.cause === "blind_pile" ? t("tm.ev.life_lost_blind")
+      : ev.cause === "stop" ? t("tm.ev.life_lost_stop", { card: ev.card })
+      : ev.cause === "evident" ? tt("tm.ev.life_lost_evident", who)
+      : tt("tm.ev.life_lost_card", who);
     const tail = `${cause}${moved ? " " + t("tm.ev.set_aside", { list: moved }) : ""}`;
     return headline ? `${t("tm.ev.life_lost", { lives: ev.lives })} ${tail}` : tail;
   }
