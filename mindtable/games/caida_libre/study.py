@@ -22,8 +22,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-import mindtable
 from mindtable.core.driver import play_out
+from mindtable.core.errors import MindtableError
+from mindtable.core.match import new_match
 
 
 def run_study(
@@ -43,7 +44,7 @@ def run_study(
     iq_by_knowledge: dict[str, list[list[int]]] = {str(k): [] for k in knows}
     for game in range(games):
         levels = [knows[(seat + game) % len(knows)] for seat in range(players)]
-        match = mindtable.new_match(
+        match = new_match(
             "caida-libre", players=players, seed=seed + game, options={"language": language, "pack": pack}
         )
         bots = {s: match.game.make_bot("knowing", seat=s, seed=seed + game, knows=levels[s]) for s in range(players)}
@@ -150,7 +151,7 @@ def study(
 
         try:
             summary = run_study(players, games, levels, seed, language, pack, progress=advance)
-        except mindtable.MindtableError as exc:
+        except MindtableError as exc:
             raise typer.BadParameter(str(exc)) from None
     table = Table(title="Wins by knowledge (share of a fair seat: 1.0 = as often as an average seat)")
     table.add_column("knows")
