@@ -140,7 +140,10 @@ class Player:
             for index, item in enumerate(names):
                 box.type(item if index == 0 else f", {item}", delay=20)
             # the typed items come back from the server as the draft everyone sees
-            page.wait_for_selector(f'[data-testid="q5-items"]:has-text("{names[-1]}")')
+            page.wait_for_function(
+                "item => document.querySelector('[data-testid=\"q5-items\"]').textContent.includes(item)",
+                arg=names[-1],
+            )
             page.screenshot(path=str(screenshots / "caida-libre-quote5.png"), full_page=True)
             page.click('[data-testid="answer-submit"]')
             self.quote5_typed = True
