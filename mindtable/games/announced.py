@@ -1,6 +1,9 @@
-"""Games registered ahead of their rules engines, listed in lobbies and help as coming."""
+"""Games registered ahead of their rules engines, listed in lobbies and help as coming.
+
+Every built-in game now has its rules engine; a game announced before its engine lands is declared here as
+``NAME = Announced("game-id", "Title", min_players, max_players, order=N)`` and named in ``pyproject.toml``.
+"""
 
 from mindtable.core.registry import Announced
 
-CARRERA_DE_MENTE = Announced("carrera-de-mente", "Carrera de Mente", 2, 6, order=30)
-EESTI_MALUMANG = Announced("eesti-malumang", "Eesti mälumäng", 2, 6, order=50)
+__all__ = ["Announced"]

@@ -1,0 +1,734 @@
+"""The rules of Carrera de Mente as pure functions over a JSON-ready state.
+
+See ``docs/rules/carrera-de-mente.md`` for the sentence of the book each rule implements, its code and its
+test, and for every decision taken where the book is silent.
+
+A turn: ``roll`` (the die moves the peg in the arrows' direction) → lap prizes for passing the arrow square
+(``lap_prize``, the player's choice) → on a grey square ``topic`` (the player chooses the booklet) →
+``roll_number`` three times (the question number) → the ask step (:mod:`mindtable.trivia.quiz`: the player on
+the right asks and sees the answer; the judge suggests, the asker confirms or overrules) → right: a star
+prize, ``steal`` one token from each player on the square, move 5 (1 after the options) and answer again;
+wrong: the turn passes to the left.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import zlib
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from mindtable.core.codes import refuse
+from mindtable.core.errors import IllegalAction, InvalidOptions
+from mindtable.core.events import Deadline, Event, Result
+from mindtable.core.game import Game, State
+from mindtable.core.moves import Move, MoveTable, Param
+from mindtable.core.options import Option
+from mindtable.core.rng import Rng
+from mindtable.core.turns import answerer, new_teams, new_turn, pass_turn, right_of, roll_off, rotate
+from mindtable.kit.tokens import (
+    TokenError,
+    check_conservation,
+    colours_held,
+    count,
+    give_back,
+    holds,
+    new_supply,
+    steal,
+    supply_view,
+    take,
+)
+from mindtable.trivia.judge import TYPO_LEVELS
+from mindtable.trivia.quiz import (
+    ASK_CODES,
+    ask_deadline,
+    ask_moves,
+    ask_secrets,
+    ask_view,
+    open_ask,
+    waiting_for,
+)
+from mindtable.trivia.text import strip_brackets
+
+from .content import BOARDS, LANGUAGES, PRIZE_COLOURS, TOPICS, read_board, read_booklets
+
+#: Prize tokens of each colour in the box (36 hexagonal tokens, six colours).
+TOKENS_PER_COLOUR = 6
+#: Squares a correct answer moves: direct, and after the options were read out.
+MOVE_DIRECT, MOVE_WITH_OPTIONS = 5, 1
+NUMBER_DICE = 3
+
+ROLL, LAP, TOPIC, NUMBER, ASK, STEAL, OVER = "roll", "lap", "topic", "number", "ask", "steal", "over"
+PHASES = (ROLL, LAP, TOPIC, NUMBER, ASK, STEAL, OVER)
+
+CODES: dict[str, str] = {
+    **ASK_CODES,
+    "cm_not_this_step": "{action!r} is not the step now",
+    "cm_not_a_booklet": "{topic!r} is not a booklet; choose one of {allowed}",
+    "cm_lap_colour": "a lap prize must be a colour you do not have yet: {allowed}",
+    "cm_steal_colour": "seat {victim} holds no {colour!r} token; choose one of {allowed}",
+}
+
+#: Room options: answer time and exactness (the book leaves both to the group), the variants, the board, the
+#: language of the booklets and of the table, teams, and a limit for simulations.
+OPTIONS: tuple[Option, ...] = (
+    Option("language", str, default="en", choices=LANGUAGES, help="language of the booklets"),
+    Option(
+        "variant_short",
+        bool,
+        default=False,
+        help="variant 1, shorter game: the last (winning) prize may also come from a lap",
+    ),
+    Option("variant_experts", bool, default=False, help="variant 2, between experts: the options are never read"),
+    Option(
+        "variant_young",
+        bool,
+        default=False,
+        help="variant 3, younger children: options also for prizes and steals; a made-up option when none",
+    ),
+    Option(
+        "answer_seconds",
+        int,
+        default=0,
+        choices=(0, 15, 30, 60, 120),
+        help="time to answer, agreed before the game (0: no limit)",
+    ),
+    Option(
+        "confirm_seconds",
+        int,
+        default=0,
+        choices=(0, 20, 60),
+        help="time the asker has to confirm or overrule (0: no limit; then the judge's suggestion stands)",
+    ),
+    Option("surname_alone", bool, default=True, help="when a name is asked for, the surname alone is enough"),
+    Option(
+        "descriptions",
+        str,
+        default="idea",
+        choices=("idea", "wording"),
+        help="descriptions: the idea is enough (the asker decides on the spot), or the booklet's wording",
+    ),
+    Option("typos", str, default="normal", choices=TYPO_LEVELS, help="spelling slips the judge lets pass"),
+    Option("board", str, default="standard", choices=tuple(BOARDS), help="the board (standard 42 squares, small 14)"),
+    Option("board_file", str, default="", help="path of another board file to play on (overrides board)"),
+    Option("bank_file", str, default="", help="path of another question file or folder (via the topic mapping)"),
+    Option(
+        "team_members",
+        int,
+        default=1,
+        minimum=1,
+        maximum=6,
+        help="people per seat: a seat is a team whose members take turns to answer",
+    ),
+    Option(
+        "turn_limit",
+        int,
+        default=0,
+        minimum=0,
+        maximum=10_000,
+        help="stop after this many turns, most colours winning (0: play until someone has all six)",
+    ),
+)
+
+
+# -- reading the state ----------------------------------------------------------------------------------------
+
+
+def prizes(state: State, seat: int) -> list[str]:
+    """The prize colours ``seat`` holds."""
+    return colours_held(state["tokens"], seat)
+
+
+def lap_choices(state: State, seat: int) -> list[str]:
+    """The colours a lap may give ``seat``: those it lacks — none when the next prize would be its last, except
+    in variant 1 ("the last prize … cannot be obtained by completing a lap")."""
+    held = set(prizes(state, seat))
+    lacking = [c for c in PRIZE_COLOURS if c not in held]
+    if len(lacking) == 1 and not state["options"]["variant_short"]:
+        return []
+    return [c for c in lacking if state["tokens"]["supply"].get(c, 0) > 0]
+
+
+def square_of(state: State, seat: int) -> dict[str, Any]:
+    return state["board"]["squares"][state["pegs"][seat]]
+
+
+def others_on(state: State, seat: int) -> list[int]:
+    here = state["pegs"][seat]
+    return [s for s in range(state["players"]) if s != seat and state["pegs"][s] == here]
+
+
+def _win_check(state: State, seat: int) -> list[Event]:
+    if len(prizes(state, seat)) == len(PRIZE_COLOURS) and state["winner"] is None:
+        state["winner"] = seat
+        state["phase"] = OVER
+        state["ask"] = None
+        return [Event("won", {"seat": seat, "reason": "six_colours"})]
+    return []
+
+
+def _give_prize(state: State, seat: int, colour: str, how: str) -> list[Event]:
+    take(state["tokens"], seat, colour)
+    return [Event("prize", {"seat": seat, "colour": colour, "how": how}), *_win_check(state, seat)]
+
+
+# -- moving ---------------------------------------------------------------------------------------------------
+
+
+def _move(state: State, seat: int, steps: int, why: str) -> list[Event]:
+    """Move ``seat``'s peg ``steps`` squares in the arrows' direction; laps completed wait as lap prizes."""
+    size = len(state["board"]["squares"])
+    start = state["pegs"][seat]
+    laps = sum(1 for k in range(1, steps + 1) if (start + k) % size == 0)
+    end = (start + steps) % size
+    state["pegs"][seat] = end
+    state["stats"]["squares"][seat] += steps
+    events = [Event("moved", {"seat": seat, "from": start, "to": end, "steps": steps, "why": why, "laps": laps})]
+    state["pending"]["laps"] += laps
+    return events + _lap_prizes(state, seat)
+
+
+def _lap_prizes(state: State, seat: int) -> list[Event]:
+    """Open the lap-prize choice, or skip laps that can give nothing; then arrive on the square."""
+    events: list[Event] = []
+    while state["pending"]["laps"] > 0:
+        if lap_choices(state, seat):
+            state["phase"] = LAP
+            return events
+        state["pending"]["laps"] -= 1
+        events.append(Event("lap_no_prize", {"seat": seat, "reason": "last_prize"}))
+    return events + _arrive(state, seat)
+
+
+def _arrive(state: State, seat: int) -> list[Event]:
+    """The peg has stopped: the square's colour sets the topic (grey: the player chooses)."""
+    square = square_of(state, seat)
+    state["context"] = {
+        "seat": seat,
+        "square": state["pegs"][seat],
+        "colour": square["colour"],
+        "topic": square["topic"],
+        "star": square["colour"] if square["star"] else None,
+        "occupants": others_on(state, seat),
+        "number": None,
+        "digits": [],
+    }
+    events = [Event("arrived", {k: v for k, v in state["context"].items() if k not in ("number", "digits")})]
+    state["phase"] = NUMBER if square["topic"] is not None else TOPIC
+    return events
+
+
+# -- asking ---------------------------------------------------------------------------------------------------
+
+
+def pack_booklet(questions: list[list[Any]]) -> str:
+    """A booklet as the state keeps it: its JSON, compressed (zlib) and written in base64."""
+    raw = json.dumps(questions, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_booklet(text: str) -> list[list[Any]]:
+    return json.loads(zlib.decompress(base64.b64decode(text)).decode("utf-8"))
+
+
+def booklet(state: State, topic: str) -> list[list[Any]]:
+    """A booklet dealt into the state: ``[[number, [question, ...]], ...]`` in number order (read-only).
+
+    The state keeps each booklet as one text (:func:`pack_booklet`): the match copies, saves and sends its
+    state often, and one short plain text costs next to nothing there, where six hundred questions would not.
+    The questions are still in the state, so a record replays with no booklet file."""
+    return _parse_booklet(state["booklets"][topic])
+
+
+def pick_question(state: State, topic: str, number: int) -> tuple[dict[str, Any], bool]:
+    """The first unused question numbered ``number`` in the booklet, else the first of the following numbers
+    (666 wraps to 111). When the whole booklet is used, it starts again (returns ``True`` then)."""
+    booklet_ = booklet(state, topic)
+    used = set(state["used"][topic])
+    restarted = False
+    if sum(len(qs) for _, qs in booklet_) <= len(used):
+        state["used"][topic] = []
+        used = set()
+        restarted = True
+    start = next((i for i, (n, _) in enumerate(booklet_) if n >= number), 0)
+    for k in range(len(booklet_)):
+        for q in booklet_[(start + k) % len(booklet_)][1]:
+            if q["id"] not in used:
+                return q, restarted
+    raise AssertionError("a booklet with questions always has an unused one")  # pragma: no cover
+
+
+def _option_text(text: str) -> str:
+    """An answer as an option is read out: its required part, words capitalised ("FIFTEEN" -> "Fifteen")."""
+    return " ".join(w[:1].upper() + w[1:].lower() if w.isupper() else w for w in strip_brackets(text).split())
+
+
+def made_up_option(state: State, topic: str, question: dict[str, Any], rng: Rng) -> str:
+    """Variant 3: a wrong option made up for a question printed without options — a number near the answer
+    for a numeric answer, else the answer of another question of the same booklet."""
+    right = _option_text(question["answer"])
+    value = question.get("value")
+    if isinstance(value, (int, float)):
+        step = max(1, round(abs(float(value)) * 0.2))
+        wrong = float(value) + (step if rng.roll(2) == 1 else -step)
+        shown = str(int(wrong)) if float(wrong).is_integer() else f"{wrong:g}"
+        if shown != right:
+            return shown
+    pool = [
+        _option_text(q["answer"])
+        for _, qs in booklet(state, topic)
+        for q in qs
+        if q["id"] != question["id"] and q.get("answer")
+    ]
+    pool = [p for p in pool if p and p.casefold() != right.casefold()]
+    return pool[rng.randint(0, len(pool) - 1)] if pool else "?"
+
+
+def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Event]:
+    context = state["context"]
+    topic = context["topic"]
+    number = int("".join(str(d) for d in context["digits"]))
+    context["number"] = number
+    question, restarted = pick_question(state, topic, number)
+    state["used"][topic].append(question["id"])
+    events: list[Event] = []
+    if restarted:
+        events.append(Event("booklet_restarted", {"topic": topic}))
+    options = state["options"]
+    direct_only = context["star"] is not None or bool(context["occupants"])
+    never = options["variant_experts"] or (direct_only and not options["variant_young"])
+    mode = "never" if never else "allowed"
+    question = dict(question)
+    if options["variant_young"] and not question.get("options") and not options["variant_experts"]:
+        right, wrong = _option_text(question["answer"]), made_up_option(state, topic, question, rng)
+        first = rng.roll(2) - 1
+        question["options"] = [right, wrong] if first == 0 else [wrong, right]
+        question["correct"] = first
+        question["extra"] = {**question.get("extra", {}), "made_up_option": True}
+    card = {
+        "id": f"{topic}-{number}",
+        "type": "booklet",
+        "topic": topic,
+        "questions": [question],
+        "extra": {"number": number},
+    }
+    limit = options["answer_seconds"] * 1000 or None
+    confirm = options["confirm_seconds"] * 1000 or None
+    reader = right_of(seat, state["players"])
+    state["ask"], opened = open_ask(
+        card,
+        reader=reader,
+        answerers=[seat],
+        players=state["players"],
+        options=mode,
+        time_limit_ms=limit,
+        confirm_ms=confirm,
+        rules={"typos": options["typos"], "surname_alone": options["surname_alone"]},
+        at=at,
+    )
+    state["phase"] = ASK
+    state["stats"]["asked"] += 1
+    events.append(
+        Event(
+            "question",
+            {
+                "seat": seat,
+                "asker": reader,
+                "member": answerer(state["teams"], seat),
+                "topic": topic,
+                "number": number,
+                "found": question["extra"].get("number", number),
+                "slot": question["extra"].get("slot"),
+                "direct_only": mode == "never",
+                "star": context["star"],
+                "occupants": context["occupants"],
+            },
+        )
+    )
+    return events + opened
+
+
+def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
+    seat = ask["answerers"][0]
+    verdict = ask["verdict"]
+    context = state["context"]
+    result = ask["results"][-1]
+    state["last"] = {
+        **result,
+        "seat": seat,
+        "asker": ask["reader"],
+        "topic": context["topic"],
+        "number": context["number"],
+    }
+    state["ask"] = None
+    rotate(state["teams"], seat)
+    stats = state["stats"]
+    stats["answers"][seat] += 1
+    events: list[Event] = []
+    if not verdict["correct"]:
+        events.append(Event("turn_over", {"seat": seat, "reason": "wrong"}))
+        return events + _end_turn(state)
+    stats["right"][seat] += 1
+    with_options = bool(verdict.get("with_options"))
+    steps = MOVE_WITH_OPTIONS if with_options else MOVE_DIRECT
+    star = context["star"]
+    if star is not None:
+        if holds(state["tokens"], seat, star):
+            events.append(Event("star_held", {"seat": seat, "colour": star}))
+        else:
+            events += _give_prize(state, seat, star, "star")
+            if state["phase"] == OVER:
+                return events
+    victims = [v for v in context["occupants"] if count(state["tokens"], v) > 0]
+    for v in context["occupants"]:
+        if v not in victims:
+            events.append(Event("nothing_to_steal", {"seat": seat, "victim": v}))
+    state["pending"]["steps"] = steps
+    if victims:
+        state["pending"]["steal_from"] = victims
+        state["phase"] = STEAL
+        return events
+    return events + _move(state, seat, steps, "answer")
+
+
+def _end_turn(state: State) -> list[Event]:
+    state["context"] = None
+    state["pending"] = _no_pending()
+    limit = state["options"]["turn_limit"]
+    if limit and state["turn"]["number"] >= limit:
+        state["phase"] = OVER
+        return [Event("turn_limit", {"turns": state["turn"]["number"]})]
+    seat = pass_turn(state["turn"])
+    state["phase"] = ROLL
+    return [Event("turn", {"seat": seat, "number": state["turn"]["number"]})]
+
+
+def _no_pending() -> dict[str, Any]:
+    return {"laps": 0, "steal_from": [], "steps": 0}
+
+
+# -- the moves ------------------------------------------------------------------------------------------------
+
+
+def _gate_turn(state: State, seat: Any, at: Any) -> IllegalAction | None:
+    current = state["turn"]["seat"]
+    if seat != current:
+        return refuse("not_your_turn", waiting=current)
+    return None
+
+
+def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    seat = action["seat"]
+    die = rng.roll(6)
+    state["move_die"] = die
+    state["stats"]["turns"] += 1
+    return [Event("rolled", {"seat": seat, "die": die}), *_move(state, seat, die, "die")]
+
+
+def _topic(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    state["context"]["topic"] = action["topic"]
+    state["phase"] = NUMBER
+    return [Event("topic_chosen", {"seat": action["seat"], "topic": action["topic"]})]
+
+
+def _roll_number(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    digits = state["context"]["digits"]
+    die = rng.roll(6)
+    digits.append(die)
+    events = [Event("number_die", {"seat": action["seat"], "die": die, "digits": list(digits)})]
+    if len(digits) < NUMBER_DICE:
+        return events
+    return events + _open_question(state, action["seat"], action.get("at"), rng)
+
+
+def _lap_prize(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    seat = action["seat"]
+    state["pending"]["laps"] -= 1
+    events = _give_prize(state, seat, action["colour"], "lap")
+    if state["phase"] == OVER:
+        return events
+    return events + _lap_prizes(state, seat)
+
+
+def _steal(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    seat, colour = action["seat"], action["colour"]
+    victim = state["pending"]["steal_from"].pop(0)
+    tokens = state["tokens"]
+    if holds(tokens, seat, colour):
+        give_back(tokens, victim, colour)
+        events = [Event("stolen", {"seat": seat, "victim": victim, "colour": colour, "kept": False})]
+    else:
+        steal(tokens, seat, victim, colour)
+        events = [Event("stolen", {"seat": seat, "victim": victim, "colour": colour, "kept": True})]
+        events += _win_check(state, seat)
+        if state["phase"] == OVER:
+            return events
+    if state["pending"]["steal_from"]:
+        return events
+    return events + _move(state, seat, state["pending"]["steps"], "answer")
+
+
+def _topics(state: State, seat: Any) -> list[str]:
+    return list(TOPICS)
+
+
+def _topic_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
+    return refuse("cm_not_a_booklet", topic=str(value)[:40], allowed=", ".join(TOPICS))
+
+
+def _lap_domain(state: State, seat: Any) -> list[str]:
+    return lap_choices(state, seat) if seat == state["turn"]["seat"] else []
+
+
+def _lap_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
+    return refuse("cm_lap_colour", allowed=", ".join(_lap_domain(state, seat)) or "none")
+
+
+def _steal_domain(state: State, seat: Any) -> list[str]:
+    pending = state["pending"]["steal_from"]
+    return prizes(state, pending[0]) if pending else []
+
+
+def _steal_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
+    pending = state["pending"]["steal_from"]
+    victim = pending[0] if pending else -1
+    return refuse(
+        "cm_steal_colour",
+        victim=victim,
+        colour=str(value)[:40],
+        allowed=", ".join(_steal_domain(state, seat)) or "none",
+    )
+
+
+def _colour_labels(state: State, seat: Any) -> dict[str, str]:
+    return {c: c for c in PRIZE_COLOURS}
+
+
+MOVES = MoveTable(
+    [
+        Move(
+            "roll",
+            _roll,
+            _gate_turn,
+            phases=(ROLL,),
+            phase_refusal="cm_not_this_step",
+            help="roll the die and move your peg",
+        ),
+        Move(
+            "lap_prize",
+            _lap_prize,
+            _gate_turn,
+            phases=(LAP,),
+            phase_refusal="cm_not_this_step",
+            params=(Param.choice("colour", _lap_domain, explain=_lap_refusal, labels=_colour_labels),),
+            help="choose the colour of your lap prize",
+        ),
+        Move(
+            "topic",
+            _topic,
+            _gate_turn,
+            phases=(TOPIC,),
+            phase_refusal="cm_not_this_step",
+            params=(Param.choice("topic", _topics, explain=_topic_refusal),),
+            help="grey square: choose the booklet",
+        ),
+        Move(
+            "roll_number",
+            _roll_number,
+            _gate_turn,
+            phases=(NUMBER,),
+            phase_refusal="cm_not_this_step",
+            help="roll a die of the question number (three in all)",
+        ),
+        Move(
+            "steal",
+            _steal,
+            _gate_turn,
+            phases=(STEAL,),
+            phase_refusal="cm_not_this_step",
+            params=(Param.choice("colour", _steal_domain, explain=_steal_refusal, labels=_colour_labels),),
+            help="choose the colour of the token to take from the player on your square",
+        ),
+        *ask_moves(on_decided=_decided),
+    ],
+    phase_key="phase",
+)
+
+
+class CarreraDeMente(Game):
+    id = "carrera-de-mente"
+    title = "Carrera de Mente"
+    min_players = 2
+    max_players = 6
+    order = 30
+    web_module = "carrera-de-mente"
+    moves = MOVES
+    codes = CODES
+    rules_revision = 1
+    progress_label = "turns"
+    option_schema = OPTIONS
+    bots: ClassVar[Mapping[str, str]] = {
+        "knowing": "mindtable.games.carrera_de_mente.bots:make_bot",
+        "random": "mindtable.core.bots:RandomBot",
+    }
+
+    def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        if options["variant_experts"] and options["variant_young"]:
+            raise InvalidOptions(
+                "variant_experts (no options ever) and variant_young (options everywhere) cannot both be on",
+                option="variant_young",
+            )
+        # Files are read (and a bad board or bank refused with InvalidOptions) by initial_state only: a snapshot
+        # or a record loads with no board or booklet file present.
+        return options
+
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
+        first, rounds = roll_off(rng, range(players))
+        board = read_board(options["board"], options["board_file"])
+        content = read_booklets(options["language"], options["bank_file"])
+        members = options["team_members"]
+        return {
+            "players": players,
+            "options": dict(options),
+            "board": board,
+            "booklets": {t: pack_booklet(b) for t, b in content["booklets"].items()},
+            "titles": content["titles"],
+            "used": {t: [] for t in TOPICS},
+            "rolloff": [{str(s): r for s, r in rolls.items()} for rolls in rounds],
+            "turn": new_turn(players, first),
+            "teams": new_teams(
+                [[f"{seat + 1}{chr(97 + m)}" for m in range(members)] if members > 1 else [] for seat in range(players)]
+            ),
+            "phase": ROLL,
+            "pegs": [0] * players,
+            "tokens": new_supply({c: TOKENS_PER_COLOUR for c in PRIZE_COLOURS}, players),
+            "move_die": None,
+            "context": None,
+            "pending": _no_pending(),
+            "ask": None,
+            "last": None,
+            "winner": None,
+            "stats": {
+                "turns": 0,
+                "asked": 0,
+                "answers": [0] * players,
+                "right": [0] * players,
+                "squares": [0] * players,
+            },
+        }
+
+    def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
+        for key in ("board", "booklets", "pegs", "tokens", "turn", "phase", "pending"):
+            if key not in state:
+                raise ValueError(f"missing field {key!r}")
+        for topic in TOPICS:
+            if not isinstance(state["booklets"].get(topic), str):
+                raise ValueError(f"booklets.{topic} must be the packed booklet (a text)")
+        if state["phase"] not in PHASES:
+            raise ValueError(f"phase must be one of {', '.join(PHASES)}, got {state['phase']!r}")
+        if len(state["pegs"]) != players:
+            raise ValueError(f"pegs: one per seat ({players}), got {len(state['pegs'])}")
+        size = len(state["board"]["squares"])
+        for seat, peg in enumerate(state["pegs"]):
+            if not isinstance(peg, int) or not 0 <= peg < size:
+                raise ValueError(f"pegs[{seat}] must be a square from 0 to {size - 1}, got {peg!r}")
+        try:
+            check_conservation(state["tokens"])
+        except TokenError as exc:
+            raise ValueError(f"tokens: {exc}") from None
+        for seat, held in enumerate(state["tokens"]["held"]):
+            if any(n > 1 for n in held.values()):
+                raise ValueError(f"tokens.held[{seat}]: a player holds at most one prize of each colour")
+
+    def to_act(self, state: State, players: int) -> list[int]:
+        phase = state["phase"]
+        if phase == ASK:
+            return waiting_for(state["ask"])
+        if phase == OVER:
+            return []
+        return [state["turn"]["seat"]]
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        turn = state["turn"]["seat"]
+        players = state["players"]
+        pending = state["pending"]
+        context = state["context"]
+        return {
+            "phase": state["phase"],
+            "turn": turn,
+            "turn_number": state["turn"]["number"],
+            "asker": right_of(turn, players),
+            "member": answerer(state["teams"], turn),
+            "members": [list(t["members"]) for t in state["teams"]],
+            "language": state["options"]["language"],
+            "board": state["board"],
+            "pegs": list(state["pegs"]),
+            "prizes": [prizes(state, s) for s in range(players)],
+            "tokens": supply_view(state["tokens"]),
+            "titles": state["titles"],
+            "rolloff": state["rolloff"],
+            "move_die": state["move_die"],
+            "context": dict(context) if context is not None else None,
+            "lap_choices": lap_choices(state, turn) if state["phase"] == LAP else [],
+            "laps_pending": pending["laps"],
+            "steal_from": list(pending["steal_from"]),
+            "ask": ask_view(state["ask"], seat),
+            "last": state["last"],
+            "winner": state["winner"],
+            "variants": {
+                "short": state["options"]["variant_short"],
+                "experts": state["options"]["variant_experts"],
+                "young": state["options"]["variant_young"],
+            },
+            "house": {
+                "answer_seconds": state["options"]["answer_seconds"],
+                "surname_alone": state["options"]["surname_alone"],
+                "descriptions": state["options"]["descriptions"],
+                "typos": state["options"]["typos"],
+            },
+        }
+
+    def result(self, state: State) -> Result | None:
+        if state["phase"] != OVER:
+            return None
+        players = state["players"]
+        counts = [len(prizes(state, s)) for s in range(players)]
+        if state["winner"] is not None:
+            winners: tuple[int, ...] = (state["winner"],)
+            reason = "six_colours"
+        else:
+            best = max(counts)
+            winners = tuple(s for s in range(players) if counts[s] == best)
+            reason = "turn_limit"
+        stats = state["stats"]
+        answers = sum(stats["answers"])
+        return Result(
+            winners,
+            tuple(float(c) for c in counts),
+            reason,
+            {
+                "progress": stats["turns"],
+                "turns": stats["turns"],
+                "answers": answers,
+                "right": sum(stats["right"]),
+                "answers_per_turn": round(answers / stats["turns"], 3) if stats["turns"] else 0.0,
+            },
+        )
+
+    def next_deadline(self, state: State) -> Deadline | None:
+        return ask_deadline(state["ask"])
+
+    def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
+        ask = state["ask"]
+        found = ask_secrets(ask)
+        if ask is not None and ask["options_shown"]:
+            # Once the options are read out, an option's text is no secret even when it is the answer.
+            shown = {json.dumps(o) for q in ask["card"]["questions"] for o in q.get("options", ())}
+            found = [(seats, text) for seats, text in found if text not in shown]
+        return found
+
+
+GAME = CarreraDeMente()

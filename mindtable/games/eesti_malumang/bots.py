@@ -1,0 +1,121 @@
+"""Bots for Eesti mälumäng: a quiz player with a knowledge profile per category (``KnowledgeBot``) whose board
+moves are chosen sensibly:
+
+* where to start: an Estonia space (the seat's own corner, in turn, so pieces spread out);
+* which way to move: towards a square whose colour it still lacks (an Estonia space counts as any colour it
+  lacks), the colour it knows best first; once it holds all six colours, onto an Estonia space;
+* on an Estonia space: the lacking category it knows best (or, holding all, the one it knows best: a right
+  answer rolls again);
+* on the finish square, as the player to the left: the category the answering player has done worst in so far
+  (the public tally of right and wrong answers), with unknown categories counted as average.
+
+It sees only its observation: its view (which never holds the answer) and the legal actions.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from mindtable.core.bots import Decision, Observation
+from mindtable.games.eesti_malumang.rules import CATEGORIES, content_files
+from mindtable.trivia.quiz_bots import KnowledgeBot, KnowledgeProfile, Library
+
+
+@cache
+def library() -> Library:
+    """The public card files (both languages), which a bot has read like anyone may."""
+    return Library.from_files([str(p) for p in content_files()])
+
+
+def _colour_topic(view: dict[str, Any], square: str) -> str | None:
+    board = view.get("board") or {}
+    for sq in board.get("squares", ()):
+        if sq["id"] == square:
+            return board["colours"].get(sq["colour"], {}).get("topic")
+    return None
+
+
+class Chooser:
+    """The bot's board choices (everything but the questions)."""
+
+    def __init__(self, seat: int, seed: int, profile: KnowledgeProfile) -> None:
+        self.seat, self.seed, self.profile = seat, seed, profile
+
+    def know(self, category: str) -> float:
+        return self.profile.chance(category, None)
+
+    def __call__(self, observation: Observation) -> Decision | None:
+        legal = observation.legal_actions
+        if not legal:
+            return None
+        view = observation.view
+        kind = legal[0]["type"]
+        seat = observation.seat
+        if kind == "place":
+            squares = [a["square"] for a in legal if a["type"] == "place"]
+            return Decision({"type": "place", "square": squares[(seat + self.seed) % len(squares)]})
+        if kind == "move":
+            squares = [a["to"] for a in legal if a["type"] == "move"]
+            return Decision({"type": "move", "to": max(squares, key=lambda s: self._worth(view, s))})
+        if kind == "category":
+            held = view["held"][seat]
+            lacking = [c for c in CATEGORIES if not held.get(c)] if view["variant"] == "standard" else []
+            pool = lacking or list(CATEGORIES)
+            return Decision({"type": "category", "category": max(pool, key=self.know)})
+        if kind == "final_category":
+            target = view["turn"]
+            stats = view["stats"][target]
+
+            def rate(category: str) -> float:
+                right, wrong = stats.get(category, (0, 0))
+                return (right + 1) / (right + wrong + 2)
+
+            return Decision({"type": "final_category", "category": min(CATEGORIES, key=rate)})
+        entry = legal[0]
+        return Decision({k: v for k, v in entry.items() if k not in ("seat", "inputs")})
+
+    def _worth(self, view: dict[str, Any], square: str) -> float:
+        seat = self.seat
+        held = view["held"][seat]
+        board = view["board"]
+        estonia = square in board["estonia"]
+        if view["complete"][seat]:
+            return 10.0 if estonia else 0.0
+        lacking = [c for c in CATEGORIES if not held.get(c)] if view["variant"] == "standard" else list(CATEGORIES)
+        if estonia:
+            return 1.0 + max((self.know(c) for c in lacking), default=0.0)
+        topic = _colour_topic(view, square)
+        if topic in lacking:
+            return 1.0 + self.know(topic)
+        return self.know(topic or "") * 0.5
+
+
+class EestiBot:
+    """A :class:`KnowledgeBot` that takes ``think_ms`` to answer (so an agreed game time passes in a
+    simulation, as it does at a table)."""
+
+    def __init__(self, inner: KnowledgeBot, think_ms: int) -> None:
+        self.inner, self.think_ms = inner, think_ms
+        self.seat = inner.seat
+
+    def decide(self, observation: Observation) -> Decision | None:
+        decision = self.inner.decide(observation)
+        if decision is None or not self.think_ms:
+            return decision
+        if decision.action.get("type") in ("ask_answer", "ask_pass"):
+            return Decision(decision.action, observation.now + self.think_ms)
+        return decision
+
+
+def make_bot(seat: int, seed: int = 0, knows: float = 0.6, think_ms: int = 15_000, **by_topic: float) -> EestiBot:
+    """A knowing bot: ``knows`` is its chance to know an answer, ``history=0.9`` (…) per category;
+    ``think_ms`` the time it takes to answer."""
+    unknown = set(by_topic) - set(CATEGORIES)
+    if unknown:
+        raise ValueError(f"unknown categories {sorted(unknown)}; the categories are {', '.join(CATEGORIES)}")
+    profile = KnowledgeProfile(
+        default=float(knows), by_topic={k: float(v) for k, v in by_topic.items()}, ask_options=False
+    )
+    inner = KnowledgeBot(seat, seed, library=library(), profile=profile, other=Chooser(seat, seed, profile))
+    return EestiBot(inner, int(think_ms))

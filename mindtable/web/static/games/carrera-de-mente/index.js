@@ -1,0 +1,146 @@
+// Carrera de Mente: the board (js/board.js) with pegs and prize tokens, the dice (the move and the three
+// number rolls), whose turn and who asks, the question through the shared quiz components (js/quiz.js: the
+// answering side's box and options button, the asker's card with confirm/overrule), the grey square's booklet
+// choice, lap prizes and steals, and a summary at the end. Implements the game-module interface of docs/web.md.
+
+import { fill, h } from "../../js/common.js";
+import { drawBoard } from "../../js/board.js";
+import { mountQuiz } from "../../js/quiz.js";
+
+const COLOURS = ["green", "skyblue", "yellow", "pink", "brown", "orange"];
+const FILL = { green: "#2f9e44", skyblue: "#56b4e9", yellow: "#f2c94c", pink: "#f06595", brown: "#8d5a3b", orange: "#f08c00", grey: "#9aa0a6" };
+
+function token(colour, t, extra = {}) {
+  return h("span", { class: "cm-token", style: `background:${FILL[colour] || colour}`, title: t(`cm.colour.${colour}`), "aria-label": t(`cm.colour.${colour}`), "data-colour": colour, ...extra });
+}
+
+function die(value, label) {
+  return h("span", { class: "cm-die", "data-testid": "cm-die", title: label, "aria-label": label }, value == null ? "·" : String(value));
+}
+
+export function mount(root, ctx) {
+  const { t } = ctx;
+  root.classList.add("cm");
+  const status = h("div", { class: "cm-status", "data-testid": "cm-status", "aria-live": "polite" });
+  const players = h("ul", { class: "cm-players", "data-testid": "cm-players" });
+  const boardBox = h("div", { class: "cm-board", "data-testid": "cm-board" });
+  const dice = h("div", { class: "cm-dice", "data-testid": "cm-dice" });
+  const actions = h("div", { class: "cm-actions", "data-testid": "cm-actions" });
+  const quizBox = h("div", {});
+  const lastBox = h("div", { "data-testid": "cm-last" });
+  const quiz = mountQuiz(quizBox, ctx);
+  fill(root, h("div", { class: "cm-left" }, status, players, boardBox), h("div", { class: "cm-right" }, dice, actions, quizBox, lastBox));
+  let lastView = null;
+
+  const send = (action) => ctx.send(action).catch(() => {});
+  const topicName = (view, topic) => (t.has && t.has(`cm.topic.${topic}`) ? t(`cm.topic.${topic}`) : (view.titles && view.titles[topic]) || topic);
+
+  function statusLine(view) {
+    const mine = view.turn === ctx.seat;
+    const key = {
+      roll: "cm.step.roll", lap: "cm.step.lap", topic: "cm.step.topic", number: "cm.step.number",
+      ask: "cm.step.ask", steal: "cm.step.steal", over: "cm.step.over",
+    }[view.phase] || "cm.step.roll";
+    if (view.phase === "ask" && view.asker === ctx.seat) return t("cm.step.ask_asker_you", { name: ctx.seatName(view.turn) });
+    return t(mine ? `${key}_you` : key, { name: ctx.seatName(view.turn), asker: ctx.seatName(view.asker) });
+  }
+
+  function update(msg) {
+    const view = msg.view;
+    lastView = view;
+    const legal = msg.legal || [];
+    const can = (type) => legal.filter((a) => a.type === type);
+    root.dataset.phase = view.phase;
+    root.dataset.turn = String(view.turn);
+    fill(status,
+      h("p", { class: "cm-turn", "data-testid": "cm-turn" }, statusLine(view)),
+      view.phase !== "over" ? h("p", { class: "muted", "data-testid": "cm-asker" }, t(view.asker === ctx.seat ? "cm.asker_you" : "cm.asker", { name: ctx.seatName(view.asker) })) : null,
+      view.member ? h("p", { class: "muted" }, t("cm.member", { member: view.member })) : null,
+      view.variants?.short ? h("p", { class: "muted" }, t("cm.variant.short")) : null);
+    fill(players, view.prizes.map((held, seat) => h("li", { class: seat === view.turn ? "cm-current" : "", "data-seat": seat, "data-testid": `cm-player-${seat}` },
+      h("span", { class: "cm-peg", style: `background:${["#e8590c", "#7048e8", "#0c8599", "#c2255c", "#5c940d", "#495057"][seat % 6]}` }, String(seat + 1)),
+      h("span", { class: "cm-name" }, ctx.seatName(seat), seat === ctx.seat ? ` (${t("cm.you")})` : ""),
+      h("span", { class: "cm-tokens", "data-testid": `cm-prizes-${seat}` }, COLOURS.map((c) => (held.includes(c) ? token(c, t) : h("span", { class: "cm-token cm-token-empty", title: t(`cm.colour.${c}`) })))),
+      h("span", { class: "muted" }, t("cm.prize_count", { n: held.length })))));
+    // The board: pegs by square index; star squares carry a token of their colour (the prize they give).
+    const squares = view.board.squares;
+    const drawing = view.board.drawing;
+    const pawns = view.pegs.map((peg, seat) => ({ square: squares[peg].id, seat, label: String(seat + 1), you: seat === ctx.seat }));
+    const svg = drawBoard(drawing, pawns, { highlight: [squares[view.pegs[view.turn]].id] });
+    squares.forEach((sq) => {
+      if (!sq.star) return;
+      const cell = svg.querySelector(`[data-square="${sq.id}"]`);
+      if (!cell) return;
+      cell.classList.add("cm-star");
+      const ns = "http://www.w3.org/2000/svg";
+      const hex = document.createElementNS(ns, "polygon");
+      hex.setAttribute("points", "36,4 42,7.5 42,14.5 36,18 30,14.5 30,7.5");
+      hex.setAttribute("class", "cm-star-token");
+      hex.setAttribute("fill", FILL[sq.colour] || "#fff");
+      cell.append(hex);
+    });
+    const legend = h("ul", { class: "cm-legend" }, COLOURS.map((c) => h("li", {}, token(c, t), " ", topicName(view, (drawing.colours?.[c] || {}).topic || c))),
+      h("li", {}, h("span", { class: "cm-token", style: `background:${FILL.grey}` }), " ", t("cm.free_topic")));
+    fill(boardBox, svg, legend);
+    // Dice: the move die and the three number dice of the current question.
+    const context = view.context || {};
+    const digits = context.digits || [];
+    fill(dice,
+      h("div", { class: "cm-die-row" }, h("span", {}, t("cm.move_die")), die(view.move_die, t("cm.move_die"))),
+      h("div", { class: "cm-die-row", "data-testid": "cm-number" }, h("span", {}, t("cm.number_dice")), [0, 1, 2].map((i) => die(digits[i], t("cm.number_dice")))),
+      context.topic ? h("p", { "data-testid": "cm-topic" }, t("cm.topic", { topic: topicName(view, context.topic) }), context.number ? ` · ${t("cm.number", { number: context.number })}` : "") : null,
+      context.star ? h("p", { class: "cm-note" }, t("cm.on_star", { colour: t(`cm.colour.${context.star}`) })) : null,
+      (context.occupants || []).length ? h("p", { class: "cm-note" }, t("cm.on_occupied", { names: context.occupants.map((s) => ctx.seatName(s)).join(", ") })) : null);
+    // Actions this seat may take now.
+    const buttons = [];
+    if (can("roll").length) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "cm-roll", onclick: () => send({ type: "roll" }) }, t("cm.roll")));
+    if (can("roll_number").length) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "cm-roll-number", onclick: () => send({ type: "roll_number" }) }, t("cm.roll_number", { n: digits.length + 1 })));
+    const topics = can("topic");
+    if (topics.length) {
+      buttons.push(h("p", {}, t("cm.choose_topic")));
+      topics.forEach((a) => buttons.push(h("button", { type: "button", "data-testid": `cm-topic-${a.topic}`, onclick: () => send({ type: "topic", topic: a.topic }) }, topicName(view, a.topic))));
+    }
+    const laps = can("lap_prize");
+    if (laps.length) {
+      buttons.push(h("p", {}, t("cm.choose_lap")));
+      laps.forEach((a) => buttons.push(h("button", { type: "button", class: "cm-colour-btn", "data-testid": `cm-lap-${a.colour}`, onclick: () => send({ type: "lap_prize", colour: a.colour }) }, token(a.colour, t), " ", t(`cm.colour.${a.colour}`))));
+    } else if (view.phase === "lap") buttons.push(h("p", { class: "muted" }, t("cm.waiting_lap", { name: ctx.seatName(view.turn) })));
+    const steals = can("steal");
+    if (steals.length) {
+      buttons.push(h("p", {}, t("cm.choose_steal", { name: ctx.seatName(view.steal_from[0]) })));
+      steals.forEach((a) => buttons.push(h("button", { type: "button", class: "cm-colour-btn", "data-testid": `cm-steal-${a.colour}`, onclick: () => send({ type: "steal", colour: a.colour }) }, token(a.colour, t), " ", t(`cm.colour.${a.colour}`))));
+    } else if (view.phase === "steal") buttons.push(h("p", { class: "muted" }, t("cm.waiting_steal", { name: ctx.seatName(view.turn), victim: ctx.seatName(view.steal_from[0]) })));
+    fill(actions, buttons);
+    quiz.update(msg);
+    let last = null;
+    if (!view.ask && view.last && view.last.correct !== undefined) {
+      try { last = [h("h3", {}, t("cm.last")), quiz.verdictLine(view.last)]; } catch { last = null; }
+    }
+    fill(lastBox, last);
+  }
+
+  function summaryOf(view) {
+    if (!view) return h("div", {});
+    const rows = view.prizes.map((held, seat) => h("tr", { "data-seat": seat },
+      h("td", {}, ctx.seatName(seat)), h("td", {}, held.map((c) => token(c, t))), h("td", {}, String(held.length))));
+    return h("div", { class: "cm cm-summary", "data-testid": "cm-summary" },
+      view.winner != null ? h("p", {}, t("cm.winner", { name: ctx.seatName(view.winner) })) : null,
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("cm.player")), h("th", {}, t("cm.prizes")), h("th", {}, t("cm.count")))), h("tbody", {}, rows)));
+  }
+
+  return {
+    update,
+    summary(result, info) {
+      return summaryOf((info && info.view) || lastView);
+    },
+    destroy() {
+      quiz.destroy();
+    },
+  };
+}
+
+export function describeAction(action) {
+  if (action.colour) return `${action.type}: ${action.colour}`;
+  if (action.topic) return `${action.type}: ${action.topic}`;
+  return action.text ? `${action.type}: ${action.text}` : action.type;
+}

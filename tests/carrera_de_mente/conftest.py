@@ -1,0 +1,1 @@
+"""Carrera de Mente tests (the game is registered through its entry point)."""
