@@ -114,6 +114,10 @@ class Player:
     def view(self) -> Any:
         return self.page.evaluate("window.mindtableShell.lastState.view")
 
+    def events(self) -> list[Any]:
+        """Every event the page received over its WebSocket."""
+        return [e for frame in self.frames if isinstance(frame, dict) for e in frame.get("events") or []]
+
     def question(self) -> Any:
         ask = self.view()["ask"]
         q = ask["question"]
@@ -175,6 +179,20 @@ class Player:
             assert page.locator('[data-testid="suggestion"]').count() == 1
             if "asker" not in self.done:
                 page.screenshot(path=str(screenshots / "caida-libre-asker.png"), full_page=True)
+            checks = page.locator('[data-testid="item-checks"] input:checked')
+            if checks.count():
+                # a Quote 5 read by the human: the asker unticks one item the judge accepted -> one more missing
+                suggestion = self.view()["ask"]["suggestion"]
+                number = self.view()["played"] + 1
+                checks.first.uncheck()
+                page.click('[data-testid="action-confirm"]')
+                page.wait_for_function("before => window.mindtableShell.lastState.step > before", arg=before)
+                scored = [e for e in self.events() if e.get("type") == "card_scored" and e.get("number") == number]
+                assert scored, "the Quote 5 was scored"
+                assert scored[0]["card_type"] == "quote5" and scored[0]["missing"] == suggestion["missing"] + 1
+                assert scored[0]["results"][0]["overruled"] is True
+                self.count("quote5_overruled")
+                return True
             page.click('[data-testid="action-confirm"]')
             self.count("asker")
         elif page.locator('[data-testid="choose-0"]').is_visible():

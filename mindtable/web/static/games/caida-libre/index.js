@@ -15,6 +15,26 @@ function squareName(t, view, square) {
   return square.weapon ? t(`cl.weapon.${square.weapon}`) : "";
 }
 
+const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+
+// The items a Quote 5 answer names, each ticked when the judge matched it; judge matches not found among the
+// typed pieces (another accepted form) are listed ticked too, so the ticks start at the judge's count.
+export function itemRows(given, matched, named) {
+  const pieces = given.split(/[,;\n]+/).map((x) => x.trim()).filter(Boolean);
+  const unused = [...matched];
+  const rows = pieces.map((piece) => {
+    const f = fold(piece);
+    const at = unused.findIndex((m) => fold(m) === f || (f.length >= 4 && fold(m).slice(0, 4) === f.slice(0, 4)));
+    if (at < 0) return { label: piece, on: false };
+    unused.splice(at, 1);
+    return { label: piece, on: true };
+  });
+  for (const m of unused) rows.push({ label: m, on: true });
+  let ticked = rows.filter((r) => r.on).length;
+  for (const r of rows) if (r.on && ticked > named) { r.on = false; ticked -= 1; }
+  return rows;
+}
+
 export function mount(root, ctx) {
   const { t } = ctx;
   root.classList.add("cl");
@@ -58,6 +78,7 @@ export function mount(root, ctx) {
   let timer = null;
   let actionsKey = "";
   let revealed = "";
+  let ticks = { key: "", on: [] }; // the asker's ticks on a Quote 5's items, kept across re-renders
   let draftTimer = null;
   const pawns = new Map();
   let squaresDrawn = "";
@@ -235,15 +256,27 @@ export function mount(root, ctx) {
       if ("needed" in s) parts.push(h("p", { "data-testid": "suggestion-items" }, t("cl.judge_items", { named: s.named, needed: s.needed, items: (s.items || []).join(", ") || "—" })));
     }
     const buttons = [];
-    if (legal.some((a) => a.type === "ask_confirm")) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "action-confirm", onclick: () => send({ type: "ask_confirm" }) }, t("cl.confirm")));
-    if (legal.some((a) => a.type === "ask_overrule")) {
-      if (s && "needed" in s) {
-        const named = h("input", { type: "number", min: "0", max: String(s.needed), value: String(s.named), class: "cl-named", "data-testid": "overrule-named", "aria-label": t("cl.overrule_named") });
-        buttons.push(h("label", {}, t("cl.overrule_named"), " ", named));
-        buttons.push(h("button", { type: "button", "data-testid": "action-overrule", onclick: () => send({ type: "ask_overrule", named: Number(named.value) }) }, t("cl.overrule")));
-      } else {
-        buttons.push(h("button", { type: "button", "data-testid": "action-overrule", onclick: () => send({ type: "ask_overrule" }) }, t("cl.overrule")));
-      }
+    const canConfirm = legal.some((a) => a.type === "ask_confirm");
+    const canOverrule = legal.some((a) => a.type === "ask_overrule");
+    if (s && "needed" in s && canConfirm) {
+      // Quote 5: the items named in time, one by one, ticked where the judge found them; the asker decides.
+      const key = `${view.played}:${ask.results.length}`;
+      if (ticks.key !== key) ticks = { key, on: itemRows(ask.given || "", s.items || [], s.named).map((row) => row.on) };
+      const boxes = itemRows(ask.given || "", s.items || [], s.named).map((row, i) => {
+        const box = h("input", { type: "checkbox", "data-testid": `item-${i}` });
+        box.checked = ticks.on[i];
+        box.addEventListener("change", () => { ticks.on[i] = box.checked; });
+        return { box, label: h("label", { class: "cl-item" }, box, " ", row.label) };
+      });
+      parts.push(h("div", { class: "cl-items-check", "data-testid": "item-checks" }, boxes.map((b) => b.label)));
+      const decide = () => {
+        const count = Math.min(s.needed, boxes.filter((b) => b.box.checked).length);
+        send(count === s.named ? { type: "ask_confirm" } : { type: "ask_overrule", named: count });
+      };
+      buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "action-confirm", onclick: decide }, t("cl.confirm")));
+    } else {
+      if (canConfirm) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "action-confirm", onclick: () => send({ type: "ask_confirm" }) }, t("cl.confirm")));
+      if (canOverrule) buttons.push(h("button", { type: "button", "data-testid": "action-overrule", onclick: () => send({ type: "ask_overrule" }) }, t("cl.overrule")));
     }
     if (buttons.length) parts.push(h("div", { class: "cl-buttons" }, buttons));
     return parts;
