@@ -1,5 +1,9 @@
-"""Games registered ahead of their rules engines, listed in lobbies and help as coming."""
+"""Games registered ahead of their rules engines, listed in lobbies and help as coming.
+
+Every built-in game now has its rules engine; a game announced before its engine lands is declared here as
+``NAME = Announced("game-id", "Title", min_players, max_players, order=N)`` and named in ``pyproject.toml``.
+"""
 
 from mindtable.core.registry import Announced
 
-CAIDA_LIBRE = Announced("caida-libre", "Caída Libre", 2, 8, order=40)
+__all__ = ["Announced"]

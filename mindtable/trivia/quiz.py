@@ -197,6 +197,7 @@ def ask_next(ask: Ask, question: int | str, at: int | None = None) -> list[Event
 
 
 def _start_question(ask: Ask, index: int, at: int) -> list[Event]:
+    ask["phase"] = "answer"  # also after the answerer chose one of the card's questions (ask_choose)
     ask["index"] = index
     ask["asked"].append(index)
     ask["opened_at"] = at
