@@ -234,7 +234,11 @@ export function mountQuiz(root, ctx, opts = {}) {
       }
     }, 400);
   });
-  const send = (action) => ctx.send(action).catch(() => {});
+  // Any other move ends the typing: a draft still waiting to go out would arrive after the answer and be refused.
+  const send = (action) => {
+    if (action.type !== "ask_type") clearTimeout(draftTimer);
+    return ctx.send(action).catch(() => {});
+  };
 
   function update(msg) {
     timers.forEach((t) => clearInterval(t));
