@@ -289,38 +289,43 @@ def _slot_refusal(state: State, seat: int, slot: Any) -> IllegalAction:
     return refuse("slot_too_early", slot=slot, free=free)
 
 
+def _effect(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    """Every NeuroRace move's effect: :func:`_apply` (defined below, with the transitions)."""
+    return _apply(state, action, rng)
+
+
 MOVES = MoveTable(
     [
         Move(
             "ready",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_ready,
             help="I am ready: the round starts after a countdown once every seat is ready",
         ),
         Move(
             "start",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_start,
             help="START (matches of rules revision 2 and older: any seat starts the round)",
         ),
         Move(
             "go",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_go,
             system=True,
             help="the countdown ends: everyone turns their card and the round begins",
         ),
-        Move("end", lambda state, action, rng: _apply(state, action, rng), _gate_end, help="agree to end the game now"),
+        Move("end", _effect, _gate_end, help="agree to end the game now"),
         Move(
             "take",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_empty_handed,
             params=(Param.choice("spot", _full_spots, explain=_spot_refusal, help="the centre spot"),),
             help="take a tile from the centre",
         ),
         Move(
             "turn",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_playing,
             params=(
                 Param.choice(
@@ -334,7 +339,7 @@ MOVES = MoveTable(
         ),
         Move(
             "place",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_place,
             params=(
                 Param.choice(
@@ -349,25 +354,25 @@ MOVES = MoveTable(
         ),
         Move(
             "return",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_holding,
             help="put the tile you hold back in the centre",
         ),
         Move(
             "take_back",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_take_back,
             help="take back the last tile on your card",
         ),
         Move(
             "stop",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_stop,
             help="STOP: your card is complete",
         ),
         Move(
             "time_up",
-            lambda state, action, rng: _apply(state, action, rng),
+            _effect,
             _gate_time_up,
             system=True,
             help="the SOLO timer runs out",
