@@ -10,7 +10,6 @@ turns, so nobody sees another seat's hidden cards. Bots act as soon as it is the
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,10 +18,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from mindtable.cli.replay import view_table
-from mindtable.core.bots import Bot, observe
+from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
-from mindtable.core.events import events_for
 from mindtable.core.match import Match
+from mindtable.kit.table import TableDriver
 
 Reader = Callable[[str], str]
 
@@ -93,43 +92,17 @@ def run_table(
 ) -> None:
     """Play ``match`` turn by turn: people at ``human_seats`` answer prompts, ``bots`` play the other seats."""
     console = console or Console()
-    started = time.monotonic()
-
-    def now() -> int:
-        current = clock() if clock is not None else int((time.monotonic() - started) * 1000)
-        return max(current, match.clock)
-
-    unseen: dict[int, list[dict[str, Any]]] = {seat: [] for seat in human_seats}
+    table = TableDriver(match, human_seats, bots, clock)
+    now, apply, unseen = table.now, table.apply, table.unseen
     last_human: int | None = None
-
-    def apply(action: dict[str, Any]) -> None:
-        events = match.apply(action)
-        for seat in human_seats:
-            unseen[seat].extend(events_for(events, seat))
-
     console.print(f"[bold]{escape(match.game.title)}[/]: {match.players} seats; you play {human_seats or 'none'}.")
     console.print("Type the number of an action; v shows your whole view again; q quits.", highlight=False)
-    idle = 0
     while not match.is_over:
-        deadline = match.next_deadline()
-        if deadline is not None and deadline.at <= now():
-            apply(deadline.due_action())
+        if table.automatic_step():
             continue
-        to_act = match.to_act()
-        bot_seat = next((s for s in to_act if s in bots), None)
-        if bot_seat is not None:
-            decision = bots[bot_seat].decide(observe(match, bot_seat, now()))
-            if decision is not None:
-                apply({**decision.action, "seat": bot_seat, "at": now()})
-                idle = 0
-                continue
-        seat = next((s for s in to_act if s in human_seats), None)
+        seat = table.human_to_act()
         if seat is None:
-            if deadline is not None:
-                time.sleep(min(0.2, max(0.0, (deadline.at - now()) / 1000)))
-                continue
-            idle += 1
-            if idle > 3:
+            if not table.wait_for_deadline():
                 console.print("[red]Nobody can act and no timer is running: the game is stuck.[/]")
                 return
             continue

@@ -13,17 +13,16 @@ Caída Libre: seat 0 asks seat 1 (phase draw) · pack 1 · 36 cards in the draw 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
-from mindtable.core.bots import Bot, observe
+from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
-from mindtable.core.events import events_for
 from mindtable.core.match import Match
+from mindtable.kit.table import TableDriver
 
 Reader = Callable[[str], str]
 WEAPON_NAMES = {
@@ -144,39 +143,18 @@ def run_terminal(
 ) -> None:
     """Play ``match``: people at ``human_seats`` answer prompts (hot-seat), ``bots`` play the other seats."""
     console = console or Console()
-    started = time.monotonic()
-
-    def now() -> int:
-        current = clock() if clock is not None else int((time.monotonic() - started) * 1000)
-        return max(current, match.clock)
-
-    unseen: dict[int, list[dict[str, Any]]] = {seat: [] for seat in human_seats}
-
-    def apply(action: dict[str, Any]) -> None:
-        events = match.apply(action)
-        for seat in human_seats:
-            unseen[seat].extend(events_for(events, seat))
-
+    table = TableDriver(match, human_seats, bots, clock)
+    now, apply, unseen = table.now, table.apply, table.unseen
     console.print(f"[bold]Caída Libre[/]: {match.players} seats; you play {human_seats or 'none'}. q quits.")
     last_human: int | None = None
     while not match.is_over:
-        deadline = match.next_deadline()
-        if deadline is not None and deadline.at <= now():
-            apply(deadline.due_action())
+        if table.automatic_step():
             continue
-        to_act = match.to_act()
-        bot_seat = next((s for s in to_act if s in bots), None)
-        if bot_seat is not None:
-            decision = bots[bot_seat].decide(observe(match, bot_seat, now()))
-            if decision is not None:
-                apply({**decision.action, "seat": bot_seat, "at": now()})
-                continue
-        seat = next((s for s in to_act if s in human_seats), None)
+        seat = table.human_to_act()
         if seat is None:
-            if deadline is None:
+            if not table.wait_for_deadline():
                 console.print("[red]Nobody can act and no timer is running.[/]")
                 return
-            time.sleep(min(0.2, max(0.0, (deadline.at - now()) / 1000)))
             continue
         if last_human is not None and seat != last_human and len(human_seats) > 1:
             console.print(f"\n[bold]Pass the keyboard to seat {seat}[/] and press Enter.", highlight=False)

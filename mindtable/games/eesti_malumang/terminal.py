@@ -10,7 +10,6 @@ there — instead of the board's JSON; bots get the whole view.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,10 +18,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from mindtable.core.bots import Bot, observe
+from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
-from mindtable.core.events import events_for
 from mindtable.core.match import Match
+from mindtable.kit.table import TableDriver
 
 LETTERS = {"history": "A", "culture": "K", "science": "L", "geography": "G", "sport": "S", "varia": "V"}
 
@@ -96,39 +95,18 @@ def run_terminal(
     between them), ``bots`` play the other seats; timers (answer time, the cards-only game time) run on
     ``clock`` (default: the wall clock since the start)."""
     console = console or Console()
-    started = time.monotonic()
-
-    def now() -> int:
-        current = clock() if clock is not None else int((time.monotonic() - started) * 1000)
-        return max(current, match.clock)
-
-    unseen: dict[int, list[dict[str, Any]]] = {seat: [] for seat in human_seats}
-
-    def apply(action: dict[str, Any]) -> None:
-        events = match.apply(action)
-        for seat in human_seats:
-            unseen[seat].extend(events_for(events, seat))
-
+    table = TableDriver(match, human_seats, bots, clock, bots_keep_their_time=True)
+    now, apply, unseen = table.now, table.apply, table.unseen
     console.print(f"[bold]{escape(match.game.title)}[/]: {match.players} seats; you play {human_seats or 'none'}.")
     last_human: int | None = None
     while not match.is_over:
-        deadline = match.next_deadline()
-        if deadline is not None and deadline.at <= now():
-            apply(deadline.due_action())
+        if table.automatic_step():
             continue
-        to_act = match.to_act()
-        bot_seat = next((s for s in to_act if s in bots), None)
-        if bot_seat is not None:
-            decision = bots[bot_seat].decide(observe(match, bot_seat, now()))
-            if decision is not None:
-                apply({**decision.action, "seat": bot_seat, "at": max(now(), decision.at or 0)})
-                continue
-        seat = next((s for s in to_act if s in human_seats), None)
+        seat = table.human_to_act()
         if seat is None:
-            if deadline is None:
+            if not table.wait_for_deadline():
                 console.print("[red]Nobody can act and no timer is running.[/]")
                 return
-            time.sleep(min(0.2, max(0.0, (deadline.at - now()) / 1000)))
             continue
         try:
             if last_human is not None and seat != last_human and len(human_seats) > 1:
