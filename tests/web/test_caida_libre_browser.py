@@ -203,6 +203,10 @@ class Player:
             page.locator('[data-testid^="target-"]').first.click()
             self.count("weapon")
         else:
+            ask = self.view().get("ask")
+            if not ask or ask.get("role") != "answerer":
+                page.wait_for_timeout(200)  # the page has not drawn this state's buttons yet: look again
+                return True
             if "answerer" not in self.done:
                 page.screenshot(path=str(screenshots / "caida-libre-answerer.png"), full_page=True)
             assert self.view()["ask"]["role"] == "answerer"

@@ -77,7 +77,10 @@ def _play(browser: Any, server_url: str, screenshots: Path, options: dict[str, A
             done.add("roll")
         elif "move" in types:
             # The squares the die reaches are outlined on the board; one is chosen by clicking the board.
-            target = next(a["to"] for a in legal if a["type"] == "move")
+            # An Estonia space is preferred so that the category step comes soon whatever the room's seed.
+            targets = [a["to"] for a in legal if a["type"] == "move"]
+            estonia = set((view.get("board") or {}).get("estonia") or [])
+            target = next((t for t in targets if t in estonia), targets[0])
             if "move" not in done:
                 page.screenshot(path=str(screenshots / f"eesti-{options['variant']}-direction.png"), full_page=True)
             page.click(f'[data-testid="em-board"] [data-square="{target}"]')
