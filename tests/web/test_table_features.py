@@ -144,7 +144,8 @@ def test_first_visit_name_prompt_every_game_and_finished_rooms(
 
 def test_game_over_overlay_reveals_every_hand(browser: Any, server_url: str, screenshots: Path) -> None:
     # Ana against a bot, one card each, one life: Ana plays at once, so the game ends either way (won, or
-    # lost with the bot's lower card set aside) and both hands can be checked against the record.
+    # lost with the bot's lower card set aside) and both hands can be checked against the record. The bot waits
+    # tempo_ms per number of gap (up to 99 × 40 ms = 4 s), so it plays its card whatever the deal.
     grant = post_json(
         f"{server_url}/api/rooms",
         {
@@ -153,7 +154,7 @@ def test_game_over_overlay_reveals_every_hand(browser: Any, server_url: str, scr
             "name": "Ana",
             "options": {"last_level": 1, "lives": 1, "stars": 0},
             "bots": {"1": "proportional"},
-            "bot_params": {"1": {"tempo_ms": 400}},
+            "bot_params": {"1": {"tempo_ms": 40}},
         },
     )
     code = grant["code"]
@@ -171,7 +172,15 @@ def test_game_over_overlay_reveals_every_hand(browser: Any, server_url: str, scr
         if page.locator('#game.tm[data-phase="playing"]').count():
             page.keyboard.press("Space")
         page.wait_for_timeout(500)
-    page.wait_for_selector(final)
+    try:
+        page.wait_for_selector(final)
+    except Exception:
+        debug = page.evaluate(
+            "() => ({active: document.activeElement && document.activeElement.outerHTML.slice(0, 200),"
+            " phase: document.querySelector('#game') && document.querySelector('#game').dataset.phase,"
+            " state: window.mindtableShell && window.mindtableShell.lastState})"
+        )
+        raise AssertionError(f"no overlay: {debug} room: {get_json(f'{server_url}/api/rooms/{code}')}") from None
     wait_over(server_url, code)
     record = get_json(f"{server_url}/api/rooms/{code}/record")
     hands = record["start"]["state"]["hands"]
