@@ -452,11 +452,16 @@ def create_app(
         "/api/rooms/{code}/replay",
         responses=answers(403, 404, 409, 429, 503),
         tags=["lobby"],
-        summary="The finished match step by step: each action with the spectator's view and public events",
+        summary="The finished match step by step: each action with the view and events of one seat, or of a spectator",
     )
-    async def room_replay(code: str, request: Request) -> dict[str, Any]:
+    async def room_replay(code: str, request: Request, seat: int | None = None) -> dict[str, Any]:
+        """``?seat=N`` replays the game as seat N saw it (its hand included): once a match is over every hand
+        may be shown, as the record does. Without it, the spectator's view."""
         room = await finished_room(code, request, "replay")
-        return {"steps": replay_steps(room.match.record(), None)}
+        if seat is not None and not 0 <= seat < room.players:
+            last = room.players - 1
+            raise RoomError(422, "bad_seat", f"seat must be from 0 to {last}, got {seat}", {"last": last, "seat": seat})
+        return {"steps": replay_steps(room.match.record(), seat), "seat": seat}
 
     # -- WebSocket ---------------------------------------------------------------------------------
     @app.websocket("/ws/{code}")

@@ -251,6 +251,14 @@ def test_bots_play_and_record_is_published_when_over(server, helpers) -> None:
         assert [step["action"] for step in steps[1:]] == record["actions"]
         assert all(step["view"]["hand"] is None for step in steps), "a replay is a spectator's view: no hands"
         assert steps[-1]["view"] == replayed.view(None)
+        async with httpx.AsyncClient(base_url=server.http) as http:
+            as_bob = (await http.get(f"/api/rooms/{created['code']}/replay?seat=1")).json()
+            no_seat = await http.get(f"/api/rooms/{created['code']}/replay?seat=2")
+        # the game is over: the replay may be seen as one seat saw it, that seat's hand included
+        assert as_bob["seat"] == 1 and as_bob["steps"][0]["view"]["hand"] == record["start"]["state"]["hands"][1]
+        assert as_bob["steps"][-1]["view"] == replayed.view(1)
+        assert no_seat.status_code == 422 and no_seat.json()["detail"]["code"] == "bad_seat"
+        assert no_seat.json()["detail"]["params"] == {"last": 1, "seat": 2}
         await watcher.close()
 
     run(scenario())

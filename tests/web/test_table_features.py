@@ -218,7 +218,20 @@ def test_game_over_overlay_reveals_every_hand(browser: Any, server_url: str, scr
         assert all(str(card) in final.inner_text() for card in cards)
     page.keyboard.press("Home")
     final.wait_for(state="hidden")
+    assert page.locator(".tm-you").count() == 0, "seen by the table, no hand is shown"
     page.screenshot(path=str(screenshots / "replay-start-desktop.png"))
+    # seen by Ana, her hand is on the table from the first step (the link keeps the choice)
+    page.select_option('[data-testid="replay-seen-by"]', "0")
+    page.wait_for_function("() => new URL(location.href).searchParams.get('seat') === '0'")
+    page.wait_for_selector(".tm-you")
+    assert all(str(card) in page.locator(".tm-you").inner_text() for card in hands[0])
+    page.reload()
+    page.wait_for_selector('[data-testid="replay-seen-by"]')
+    assert page.locator('[data-testid="replay-seen-by"]').input_value() == "0"
+    page.keyboard.press("Home")
+    page.wait_for_selector(".tm-you")
+    assert all(str(card) in page.locator(".tm-you").inner_text() for card in hands[0])
+    page.screenshot(path=str(screenshots / "replay-seen-by-ana.png"))
     ana.close()
     phone.close()
 

@@ -1,14 +1,16 @@
 // The replay page: steps through a finished game's record (GET /api/rooms/{code}/record).
 // The browser cannot run the rules engine, so it shows the recorded actions one by one; when the server
 // offers per-step views (GET /api/rooms/{code}/replay, see docs/web.md) it also draws the table at each
-// step through the game's own module, as a spectator.
+// step through the game's own module: as a spectator, or (``?seat=N``, the "Seen by" choice) as one seat
+// saw it, hand included — once a game is over every hand may be shown.
 
 import { $, api, fill, h, normalizeCode, typingInField } from "./common.js";
 import { loadGame, seatLabel } from "./games.js";
 import { initI18n, languageSwitch, t } from "./i18n.js";
 
-const code = normalizeCode(new URLSearchParams(location.search).get("code"));
-const rp = { record: null, room: null, game: null, steps: null, index: 0, timer: null, module: null, gameT: t, loaded: null };
+const params = new URLSearchParams(location.search);
+const code = normalizeCode(params.get("code"));
+const rp = { record: null, room: null, game: null, steps: null, index: 0, timer: null, module: null, gameT: t, loaded: null, seat: null };
 
 function notice(text, kind = "error") {
   const box = $("#notice");
@@ -130,6 +132,41 @@ function renderFinal() {
   }
 }
 
+function mountTable() {
+  const root = $("#game");
+  root.hidden = false;
+  rp.module?.destroy?.();
+  rp.module = rp.loaded.module.mount(root, { code, seat: rp.seat, spectator: rp.seat === null, replay: true, lang: document.documentElement.lang, t: rp.gameT, game: rp.game, send: () => Promise.reject({ code: "replay", message: "replay" }), seats: () => rp.room?.seats || [], seatName, notify: () => {} });
+}
+
+/** "Seen by": the table (a spectator, no hands) or one seat, whose hand the replay then shows at every step. */
+function renderSeenBy() {
+  const select = $("#seen-by");
+  fill(
+    select,
+    h("option", { value: "" }, t("replay.seen_by_table")),
+    Array.from({ length: rp.record.players }, (_, s) => h("option", { value: String(s) }, seatName(s))),
+  );
+  select.value = rp.seat === null ? "" : String(rp.seat);
+  select.addEventListener("change", () => seeAs(select.value === "" ? null : Number(select.value)));
+  $("#seen-by-box").hidden = false;
+}
+
+async function seeAs(seat) {
+  const steps = await loadSteps(seat);
+  if (!steps) return notice(t("error.server"));
+  stop();
+  rp.seat = seat;
+  rp.steps = steps;
+  const url = new URL(location.href);
+  if (seat === null) url.searchParams.delete("seat");
+  else url.searchParams.set("seat", String(seat));
+  history.replaceState(null, "", url);
+  mountTable();
+  delete $("#final").dataset.drawn;
+  go(rp.index);
+}
+
 function stop() {
   clearInterval(rp.timer);
   rp.timer = null;
@@ -150,9 +187,9 @@ function togglePlay() {
   }, 900);
 }
 
-async function loadSteps() {
+async function loadSteps(seat) {
   try {
-    const data = await api("GET", `/api/rooms/${code}/replay`);
+    const data = await api("GET", `/api/rooms/${code}/replay${seat === null ? "" : `?seat=${seat}`}`);
     const steps = Array.isArray(data) ? data : data?.steps;
     if (Array.isArray(steps) && steps.length === total() + 1 && steps.every((s) => s && s.view)) return steps;
   } catch {
@@ -195,11 +232,16 @@ async function main() {
   const title = rp.gameT.has?.("game.title") ? rp.gameT("game.title") : rp.game?.title || rp.record.game;
   $("#game-title").textContent = title;
   document.title = `${title} · ${t("replay.title")} · ${code}`;
-  rp.steps = await loadSteps();
+  const asked = params.get("seat");
+  rp.seat = asked !== null && /^\d+$/.test(asked) && Number(asked) < rp.record.players ? Number(asked) : null;
+  rp.steps = await loadSteps(rp.seat);
+  if (!rp.steps && rp.seat !== null) {
+    rp.seat = null;
+    rp.steps = await loadSteps(null);
+  }
   if (rp.steps && rp.loaded) {
-    const root = $("#game");
-    root.hidden = false;
-    rp.module = rp.loaded.module.mount(root, { code, seat: null, spectator: true, replay: true, lang: document.documentElement.lang, t: rp.gameT, game: rp.game, send: () => Promise.reject({ code: "replay", message: "replay" }), seats: () => rp.room?.seats || [], seatName, notify: () => {} });
+    mountTable();
+    renderSeenBy();
   }
   renderSummary();
   renderSteps();

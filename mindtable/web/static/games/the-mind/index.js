@@ -76,7 +76,7 @@ export function mount(root, ctx) {
   }
   const table = el("div", { class: "tm-table" }, el("div", { class: "tm-center" }, pileBox, asideBox), flash);
   put(root, status, others, banner, table);
-  if (seat !== null) root.append(handBox, bar, keys);
+  if (seat !== null) root.append(handBox, ...(ctx.replay ? [] : [bar, keys])); // a replay seen by a seat: its hand, no buttons
   else root.append(el("p", { class: "tm-spectating muted", "data-testid": "spectating" }, t("tm.spectating")));
   root.append(el("details", { class: "tm-log-box", open: true }, el("summary", {}, t("tm.log")), logBox));
 
@@ -113,7 +113,7 @@ export function mount(root, ctx) {
   }
 
   function onKey(event) {
-    if (seat === null || event.ctrlKey || event.metaKey || event.altKey || isTyping(event)) return;
+    if (seat === null || ctx.replay || event.ctrlKey || event.metaKey || event.altKey || isTyping(event)) return;
     if (ctx.shortcuts && !ctx.shortcuts()) return; // single-key shortcuts switched off (WCAG 2.1.4)
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     const a = ACTIONS.find((x) => x.keys.includes(key));
