@@ -337,5 +337,17 @@ def test_spectator_and_replay_of_a_bot_game(browser: Any, server_url: str, scree
     page.wait_for_selector(f'{GAME}[data-phase="over"] [data-testid="check"][data-correct="true"]')
     steps = page.locator('[data-testid="replay-steps"] li')
     assert any("ready" in text.lower() for text in steps.all_inner_texts())
+    # The summary lists the options that applied to a SOLO game (not UNIVERSAL's levels, ages, seats that stay)
+    # and shows seats from 1 as the lobby form asks for them.
+    shown = page.locator('[data-testid="replay-options"]').inner_text().lower()
+    assert "last level" in shown and "stay" not in shown and "ages" not in shown, shown
+    both_ways = page.evaluate(
+        """async () => {
+            const { lobby } = await import('./games/neurorace/index.js');
+            const stored = lobby.toServer('stay_at_level', '1, 3');
+            return [stored, lobby.fromServer('stay_at_level', stored)];
+        }"""
+    )
+    assert both_ways == ["0,2", "1,3"]
     page.screenshot(path=str(screenshots / "neurorace-replay-desktop.png"), full_page=True)
     nr.close()

@@ -6,7 +6,8 @@ import { loadGame } from "./games.js";
 import { has, initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
 
 // games: every game of GET /api/games (those with `available: false` are announced: listed, not creatable);
-// forms: a game module's optional `lobby` export ({shown(name, values, players), toServer(name, value)}).
+// forms: a game module's optional `lobby` export ({shown(name, values, players), toServer(name, value),
+// fromServer(name, value) for pages that show stored options, e.g. the replay summary}).
 const lobby = { games: [], strings: new Map(), forms: new Map() };
 
 const playable = (g) => g.available !== false;

@@ -39,14 +39,23 @@ function timeText(action) {
   return typeof action.at === "number" ? `${(action.at / 1000).toFixed(1)} s` : "";
 }
 
-/** "Last level: 2" with the game's own labels when it has them. */
-function optionText(name, value) {
+/** "Last level: 2" with the game's own labels when it has them, and its values as its lobby form shows them. */
+function optionText(name, stored) {
   const tr = rp.gameT;
+  const form = rp.loaded?.module.lobby;
+  const value = form?.fromServer ? form.fromServer(name, stored) : stored;
   const label = tr.has?.(`option.${name}`) ? tr(`option.${name}`) : name.replaceAll("_", " ");
   let shown = value === null ? t("option.default") : String(value);
   if (typeof value === "boolean") shown = t(value ? "yes" : "no");
   else if (tr.has?.(`option.${name}.${value}`)) shown = tr(`option.${name}.${value}`);
   return `${label}: ${shown}`;
+}
+
+/** The options that applied to this game (a game's lobby form may hide some per mode, e.g. NeuroRace SOLO). */
+function shownOptions(record) {
+  const form = rp.loaded?.module.lobby;
+  const entries = Object.entries(record.options || {});
+  return form?.shown ? entries.filter(([name]) => form.shown(name, record.options, record.players)) : entries;
 }
 
 function renderSummary() {
@@ -64,7 +73,7 @@ function renderSummary() {
       h("dt", {}, t("replay.result")), h("dd", { "data-testid": "replay-result" }, reason),
       h("dt", {}, t("replay.winners")), h("dd", {}, winners),
       h("dt", {}, t("replay.actions_n")), h("dd", {}, String(total())),
-      Object.keys(r.options || {}).length ? [h("dt", {}, t("lobby.options")), h("dd", { class: "muted" }, Object.entries(r.options).map(([k, v]) => optionText(k, v)).join(" · "))] : null),
+      Object.keys(r.options || {}).length ? [h("dt", {}, t("lobby.options")), h("dd", { class: "muted", "data-testid": "replay-options" }, shownOptions(r).map(([k, v]) => optionText(k, v)).join(" · "))] : null),
   );
   $("#summary").hidden = false;
 }

@@ -880,6 +880,16 @@ export const lobby = {
       .map((x) => (/^\d+$/.test(x) ? String(Number(x) - 1) : x))
       .join(",");
   },
+  /** The other way, for pages that show a room's options (the replay's summary): seats from 1 again. */
+  fromServer(name, value) {
+    if (name !== "stay_at_level" || typeof value !== "string") return value;
+    return value
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map((x) => (/^\d+$/.test(x) ? String(Number(x) + 1) : x))
+      .join(",");
+  },
 };
 
 /** One line describing a recorded action, for the replay page. */
