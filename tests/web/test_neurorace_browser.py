@@ -196,6 +196,12 @@ def test_solo_take_turn_place_return_take_back_and_check(browser: Any, server_ur
             phone.page.wait_for_selector(f'{GAME}[data-holding="true"][data-filled="3"]')
             assert "Colocar" in phone.page.locator('[data-testid="action-place"]').inner_text()
             phone_shot(phone.page, screenshots / "neurorace-solo-phone.png", full_page=False)
+            # the last row of the centre can be brought above the hand bar that sticks to the bottom
+            last_tile = phone.page.locator('[data-testid="centre"] button').last
+            last_tile.scroll_into_view_if_needed()
+            tile_box, bar_box = last_tile.bounding_box(), phone.page.locator(".nr-handbar").bounding_box()
+            assert tile_box and bar_box and tile_box["y"] + tile_box["height"] <= bar_box["y"] + 1, (tile_box, bar_box)
+            phone_shot(phone.page, screenshots / "neurorace-solo-phone-last-row.png", full_page=False)
         page.keyboard.press("p")
         nr.filled(count)
     assert page.locator('[data-testid="action-stop"]').is_enabled()
