@@ -51,7 +51,7 @@ function optionText(name, stored) {
   return `${label}: ${shown}`;
 }
 
-/** The options that applied to this game (a game's lobby form may hide some per mode, e.g. NeuroRace SOLO). */
+/** The options that applied to this game (a game's lobby form may hide some, e.g. those of another mode). */
 function shownOptions(record) {
   const form = rp.loaded?.module.lobby;
   const entries = Object.entries(record.options || {});
