@@ -10,6 +10,7 @@ import pytest
 import mindtable
 from mindtable.core.driver import play_out
 from mindtable.core.errors import InvalidOptions
+from mindtable.core.events import Deadline
 from mindtable.games.eesti_malumang import rules
 from tests.eesti_malumang.helpers import ALL, CATS, act, answer, position, types
 
@@ -151,6 +152,28 @@ def test_cards_only_the_agreed_time_is_a_server_side_deadline_shown_to_everyone(
     match.state["kept"] = [["x"], ["y", "z"]]
     match.apply({"type": "em_time_up", "at": 300_000})
     assert match.is_over and match.result.reason == "time" and match.result.winners == (1,)
+
+
+def test_cards_only_the_clock_ends_a_game_played_on_the_virtual_clock_at_the_agreed_time() -> None:
+    """The driver applies the deadline as the server does: bots answer in 15 s, the agreed minute runs out at
+    exactly 60 000 ms whatever is happening, no new question starts after it, and the one being asked is
+    finished. Replayed step by step, every step's next deadline is the time-up (or an earlier answer clock)."""
+    game = mindtable.get_game("eesti-malumang")
+    options = {"variant": "cards_only", "game_minutes": 1}
+    match = mindtable.new_match("eesti-malumang", players=2, seed=5, options=options)
+    result = play_out(match, {s: game.make_bot("knowing", seat=s, seed=s) for s in range(2)})
+    assert result.reason == "time" and 3 <= result.details["questions"] <= 5  # one question per ~15 s
+    actions = match.record()["actions"]
+    time_up = [a for a in actions if a["type"] == "em_time_up"]
+    assert [a["at"] for a in time_up] == [60_000]
+    assert all(a["at"] < 60_000 for a in actions if a["type"] == "category")
+    again = mindtable.new_match("eesti-malumang", players=2, seed=5, options=options)
+    for action in actions:
+        if not again.view(0)["time_over"]:
+            assert again.next_deadline() == Deadline(60_000, {"type": "em_time_up"})
+            assert again.view(None)["ends_at"] == 60_000
+        again.apply(action)
+    assert again.is_over and again.next_deadline() is None
 
 
 def test_cards_only_a_question_being_asked_when_time_runs_out_is_finished_first() -> None:

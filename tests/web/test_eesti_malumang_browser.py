@@ -157,7 +157,7 @@ def test_a_person_plays_a_whole_short_board_game_in_estonian_from_the_lobby(
             target = (wanted or targets)[0]
             if "move" not in ana.done:
                 page.screenshot(path=str(screenshots / "eesti-direction-et.png"), full_page=True)
-            page.click(f'[data-testid="em-board"] [data-square="{target}"]')
+            page.click(f'[data-testid="em-board"] .mt-square[data-square="{target}"]')
             ana.count("move")
         elif "category" in types:
             left = [c for c in view["categories"] if supply.get(c)]
