@@ -39,7 +39,7 @@ def position(
         state["turn"]["seat"] = turn
     state["held"] = [dict(h) for h in (held or [{} for _ in range(players)])]
     for colour in CATS:
-        state["supply"][colour] = 6 - sum(h.get(colour, 0) for h in state["held"])
+        state["supply"][colour] = state["options"]["cards_per_colour"] - sum(h.get(colour, 0) for h in state["held"])
     match = Match.from_snapshot(snapshot)
     from mindtable.games.eesti_malumang.rules import _begin_turn
 

@@ -53,3 +53,30 @@ def test_on_the_finish_square_the_bot_picks_the_category_the_opponent_does_worst
     match = position(2, pawns=["goal", "o3"], held=[ALL, {}])
     match.state["stats"][0] = {c: [3, 0] for c in ALL} | {"geography": [0, 3]}
     assert bot(1).decide(observe(match, 1)).action == {"type": "final_category", "category": "geography"}
+
+
+def test_in_variant_1_the_bot_moves_towards_a_colour_with_cards_left() -> None:
+    # die 3 from nw: o3 (science, whose one card seat 1 has taken) or o26 (culture, one card left). The bot knows
+    # science best, but a right answer there would only roll again.
+    match = position(2, held=[{}, {"science": 1}], die=3, variant="outer_track", cards_per_colour=1)
+    act(match, "roll", 0)
+    assert bot(0, knows=0.3, science=1.0).decide(observe(match, 0)).action == {"type": "move", "to": "o26"}
+    # ... and on an Estonia space it names a category with a card left, the one it knows best.
+    match = position(2, pawns=["o5", "nw"], held=[{}, {"science": 1}], die=3, variant="outer_track", cards_per_colour=1)
+    act(match, "roll", 0)
+    act(match, "move", 0, to="ne")
+    decision = bot(0, knows=0.3, science=1.0, sport=0.9).decide(observe(match, 0))
+    assert decision.action == {"type": "category", "category": "sport"}
+
+
+def test_the_bot_answers_after_thinking_longer_in_variant_2_than_on_the_board() -> None:
+    board = position(2, turn=1, pawns=["o5", "nw"], variant="outer_track", die=3)
+    act(board, "roll", 1)
+    act(board, "move", 1, to=board.state["landings"][0]["square"])
+    if board.state["phase"] == "category":
+        act(board, "category", 1, category="history")
+    cards = position(2, variant="cards_only")
+    act(cards, "category", 0, category="history")
+    for match, seat, think in ((board, 1, 2_000), (cards, 0, 15_000)):
+        decision = bot(seat).decide(observe(match, seat))
+        assert decision.action["type"] in ("ask_answer", "ask_pass") and decision.at == match.clock + think

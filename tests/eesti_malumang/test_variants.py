@@ -10,6 +10,7 @@ import pytest
 import mindtable
 from mindtable.core.driver import play_out
 from mindtable.core.errors import InvalidOptions
+from mindtable.core.events import Deadline
 from mindtable.games.eesti_malumang import rules
 from tests.eesti_malumang.helpers import ALL, CATS, act, answer, position, types
 
@@ -53,6 +54,72 @@ def test_outer_track_a_right_answer_on_a_colour_with_no_card_left_rolls_again() 
     assert "roll_again" in types(events) and match.state["turn"]["seat"] == 0
 
 
+# --- house option: fewer Estonia cards per colour (a short game) ---------------------------------------------------
+
+
+def test_a_room_may_agree_on_fewer_estonia_cards_of_each_colour() -> None:
+    """ "36 Estonia cards (6 different colours)": the book's box; a room may put fewer on the table."""
+    book = mindtable.new_match("eesti-malumang", players=2, seed=1, options={"variant": "outer_track"})
+    assert book.view(0)["supply"] == dict.fromkeys(CATS, 6)
+    short = mindtable.new_match(
+        "eesti-malumang", players=2, seed=1, options={"variant": "outer_track", "cards_per_colour": 1}
+    )
+    assert short.view(0)["supply"] == dict.fromkeys(CATS, 1) and short.view(None)["supply"] == dict.fromkeys(CATS, 1)
+
+
+def test_short_outer_track_game_ends_when_the_six_cards_one_of_each_colour_are_taken() -> None:
+    """Variant 1: "The game ends when all cards have been collected, and the winner is the player who has
+    collected the most cards" — with one card of each colour, after six right answers in six colours."""
+    held = [{"history": 1, "culture": 1, "geography": 1}, {"sport": 1, "varia": 1}]
+    match = position(2, held=held, die=3, variant="outer_track", cards_per_colour=1)
+    assert match.state["supply"] == {**dict.fromkeys(CATS, 0), "science": 1}
+    act(match, "roll", 0)
+    act(match, "move", 0, to="o3")  # a science circle
+    events = answer(match, True)
+    assert types(events)[-1] == "all_cards_taken"
+    assert match.is_over and match.result.reason == "cards_taken"
+    assert match.result.scores == (4.0, 2.0) and match.result.winners == (0,)
+
+
+def test_short_outer_track_game_a_colour_already_taken_rolls_again() -> None:
+    held = [{}, {"science": 1}]
+    match = position(2, held=held, die=3, variant="outer_track", cards_per_colour=1)
+    act(match, "roll", 0)
+    act(match, "move", 0, to="o3")
+    events = answer(match, True)
+    assert "roll_again" in types(events) and "estonia_card" not in types(events)
+    assert match.state["held"][0] == {} and match.state["turn"]["seat"] == 0 and match.state["phase"] == "roll"
+
+
+def test_fewer_cards_per_colour_than_players_is_refused_in_the_standard_game() -> None:
+    with pytest.raises(InvalidOptions, match="at least 3 of each colour, not 2") as err:
+        mindtable.new_match("eesti-malumang", players=3, options={"cards_per_colour": 2})
+    assert err.value.option == "cards_per_colour"
+    assert mindtable.new_match("eesti-malumang", players=3, options={"cards_per_colour": 3}).state["supply"] == (
+        dict.fromkeys(CATS, 3)
+    )
+
+
+def test_cards_per_colour_is_refused_in_variant_2_and_outside_1_to_6() -> None:
+    with pytest.raises(InvalidOptions, match="uses no Estonia cards") as err:
+        mindtable.new_match("eesti-malumang", players=2, options={"variant": "cards_only", "cards_per_colour": 2})
+    assert err.value.option == "cards_per_colour"
+    for bad in (0, 7):
+        options = {"variant": "outer_track", "cards_per_colour": bad}
+        with pytest.raises(InvalidOptions) as err:
+            mindtable.new_match("eesti-malumang", players=2, options=options)
+        assert err.value.option == "cards_per_colour"
+
+
+def test_knowing_bots_play_a_short_outer_track_game_to_the_end() -> None:
+    game = mindtable.get_game("eesti-malumang")
+    options = {"variant": "outer_track", "cards_per_colour": 1}
+    match = mindtable.new_match("eesti-malumang", players=3, seed=4, options=options)
+    result = play_out(match, {s: game.make_bot("knowing", seat=s, seed=s) for s in range(3)})
+    assert result.reason == "cards_taken" and sum(result.scores) == 6.0
+    assert all(sum(h.get(c, 0) for h in match.state["held"]) == 1 for c in CATS)
+
+
 # --- variant 2: cards only ---------------------------------------------------------------------------------------
 
 
@@ -85,6 +152,28 @@ def test_cards_only_the_agreed_time_is_a_server_side_deadline_shown_to_everyone(
     match.state["kept"] = [["x"], ["y", "z"]]
     match.apply({"type": "em_time_up", "at": 300_000})
     assert match.is_over and match.result.reason == "time" and match.result.winners == (1,)
+
+
+def test_cards_only_the_clock_ends_a_game_played_on_the_virtual_clock_at_the_agreed_time() -> None:
+    """The driver applies the deadline as the server does: bots answer in 15 s, the agreed minute runs out at
+    exactly 60 000 ms whatever is happening, no new question starts after it, and the one being asked is
+    finished. Replayed step by step, every step's next deadline is the time-up (or an earlier answer clock)."""
+    game = mindtable.get_game("eesti-malumang")
+    options = {"variant": "cards_only", "game_minutes": 1}
+    match = mindtable.new_match("eesti-malumang", players=2, seed=5, options=options)
+    result = play_out(match, {s: game.make_bot("knowing", seat=s, seed=s) for s in range(2)})
+    assert result.reason == "time" and 3 <= result.details["questions"] <= 5  # one question per ~15 s
+    actions = match.record()["actions"]
+    time_up = [a for a in actions if a["type"] == "em_time_up"]
+    assert [a["at"] for a in time_up] == [60_000]
+    assert all(a["at"] < 60_000 for a in actions if a["type"] == "category")
+    again = mindtable.new_match("eesti-malumang", players=2, seed=5, options=options)
+    for action in actions:
+        if not again.view(0)["time_over"]:
+            assert again.next_deadline() == Deadline(60_000, {"type": "em_time_up"})
+            assert again.view(None)["ends_at"] == 60_000
+        again.apply(action)
+    assert again.is_over and again.next_deadline() is None
 
 
 def test_cards_only_a_question_being_asked_when_time_runs_out_is_finished_first() -> None:

@@ -1,149 +1,251 @@
-"""Eesti mälumäng in the browser (games/eesti-malumang/): a person plays a whole variant-1 game (outer track
-only, a card for each right answer) against a knowing bot through the page — places the piece on an Estonia
-space, rolls the die, chooses one of the highlighted squares (a direction), names the category on an Estonia
-space, answers in the shared quiz box without ever seeing the answer, and, as the asker, reads the card with
-its answer and confirms the judge — to the end, where the summary shows every player's Estonia cards.
+"""Eesti mälumäng in the browser, in Estonian (locale et-EE, so the site and the cards are in Estonian).
 
-The page is driven in English: the site's shell strings (mindtable/web/static/i18n/et.json) are not complete in
-Estonian yet, so `et` is not in the site's language list; the game's own strings exist in et/en/es."""
+* A whole short board game from the lobby to the end: Ana creates the room in the lobby's form (two seats, a
+  knowing bot, variant 1 — the outer track — with one Estonia card of each colour, the house option for a
+  short game) and plays seat 0 through the page only: places her piece on an Estonia space, rolls, chooses one
+  of the highlighted squares by clicking the board (an Estonia space when the die reaches one, else a colour
+  whose card is still on the table), names a category with a card left on an Estonia space, answers in the
+  quiz box (she "knows" the shipped cards: the test looks the question up by its prompt, as a person who had
+  read them), and, as the asker, reads the card with its answer and confirms the judge — until the six cards
+  are taken and the summary shows every player's Estonia cards. Every WebSocket frame her page receives is
+  checked: the asker's card only ever arrives while she asks.
+* Variant 2's clock counts down live on the page between the server's messages (Playwright's clock drives
+  the page's timers; the server's clock is real).
+
+Screenshots go to ``artifacts/screenshots/eesti-*.png``.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mindtable.games.eesti_malumang.bots import library
 from tests.web.conftest import get_json, post_json
 
 pytestmark = pytest.mark.browser
-TIMEOUT_MS = 10_000
+TIMEOUT_MS = 15_000
 GAME_ID = "eesti-malumang"
+DESKTOP = {"width": 1200, "height": 950}
 
 
-def _play(browser: Any, server_url: str, screenshots: Path, options: dict[str, Any], until: set[str] | None) -> None:
-    """Ana (seat 0) against a knowing bot; to the end, or (``until``) until she has done those steps."""
-    games = {g["id"]: g for g in get_json(f"{server_url}/api/games")}
-    assert games[GAME_ID]["available"] and games[GAME_ID]["web_module"] == GAME_ID
-    created = post_json(
-        f"{server_url}/api/rooms",
-        {
-            "game": GAME_ID,
-            "players": 2,
-            "name": "Ana",
-            "bots": {"1": "knowing"},
-            "bot_params": {"1": {"knows": 1.0}},
-            "options": options,
-        },
-    )
-    code, seat, token = created["code"], created["seat"], created["token"]
-    context = browser.new_context(viewport={"width": 1200, "height": 950}, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+def leaks(message: Any, seat: int) -> list[str]:
+    """Places in a received message where the asker's card reaches a seat that is not asking."""
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "ask_card" and node.get("reader") != seat:
+                found.append(f"ask_card for reader {node.get('reader')}")
+            ask = node.get("ask")
+            if isinstance(ask, dict) and "card" in ask and ask.get("reader") != seat:
+                found.append(f"view.ask.card while seat {ask.get('reader')} asks")
+            early = isinstance(ask, dict) and ask.get("phase") not in ("decided", "vote")
+            if early and "suggestion" in ask and ask.get("reader") != seat:
+                found.append("the judge's suggestion before the verdict")
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(message)
+    return found
+
+
+def topic_of(view: dict[str, Any], square: str) -> str | None:
+    board = view.get("board") or {}
+    for sq in board.get("squares", ()):
+        if sq["id"] == square:
+            return board["colours"].get(sq["colour"], {}).get("topic")
+    return None
+
+
+class Ana:
+    """The human at seat 0: an Estonian page, the frames it received, what she has done."""
+
+    def __init__(self, browser: Any) -> None:
+        self.context = browser.new_context(viewport=DESKTOP, locale="et-EE")
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.errors: list[str] = []
+        self.frames: list[Any] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+        self.done: dict[str, int] = {}
+
+    def _received(self, payload: Any) -> None:
+        with contextlib.suppress(TypeError, ValueError):
+            self.frames.append(json.loads(payload))
+
+    def count(self, what: str) -> None:
+        self.done[what] = self.done.get(what, 0) + 1
+
+    def state(self) -> dict[str, Any]:
+        self.page.wait_for_function("() => window.mindtableShell && window.mindtableShell.lastState")
+        state: dict[str, Any] = self.page.evaluate("window.mindtableShell.lastState")
+        return state
+
+    def wait_past(self, seq: int) -> None:
+        self.page.wait_for_function(
+            "(n) => window.mindtableShell.lastState && window.mindtableShell.lastState.seq > n", arg=seq
+        )
+
+
+def test_a_person_plays_a_whole_short_board_game_in_estonian_from_the_lobby(
+    browser: Any, server_url: str, screenshots: Path
+) -> None:
+    started = time.monotonic()
+    ana = Ana(browser)
+    page = ana.page
+    # -- the lobby, in Estonian: the form shows the options of the chosen variant ------------------------------
     page.goto(f"{server_url}/index.html")
-    page.evaluate(
-        "([code, seat, token]) => localStorage.setItem(`mindtable:seat:${code}`,"
-        " JSON.stringify({seat, token, name: 'Ana', game: 'eesti-malumang', saved: Date.now()}))",
-        [code, seat, token],
-    )
-    page.goto(f"{server_url}/room.html?code={code}")
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    if options.get("variant") != "cards_only":
-        page.wait_for_selector('[data-testid="em-board"] svg.mt-board')
-        assert page.locator('[data-testid="em-board"] .mt-square').count() > 10
-    else:
-        page.wait_for_selector('[data-testid="em-clock"]')
+    page.wait_for_selector(f'#game-select option[value="{GAME_ID}"]', state="attached")
+    assert page.evaluate("document.documentElement.lang") == "et"
+    assert page.locator("#create-title").inner_text() == "Loo tuba"
+    page.select_option("#game-select", GAME_ID)
+    page.select_option("#players-select", "2")
+    page.fill("#create-name", "Ana")
+    page.select_option('[data-testid="seat-1"]', "knowing")
+    assert "teadja" in page.locator('[data-testid="seat-1"] option[value="knowing"]').inner_text()
+    assert page.locator("#opt-game_minutes").is_hidden()  # a variant-2 option, hidden for the board game
+    page.select_option("#opt-variant", "outer_track")
+    cards_field = page.locator("label", has=page.locator("#opt-cards_per_colour"))
+    assert cards_field.locator("span").first.inner_text() == "Eesti kaarte igast värvist"
+    page.fill("#opt-cards_per_colour", "1")
+    page.screenshot(path=str(screenshots / "eesti-lobby-et.png"), full_page=True)
+    page.click('[data-testid="create-button"]')
+    page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
+    code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    room = get_json(f"{server_url}/api/rooms/{code}")
+    assert room["game"] == GAME_ID and room["players"] == 2
+    assert room["options"]["variant"] == "outer_track" and room["options"]["cards_per_colour"] == 1
+    assert room["options"]["language"] == "et" and room["seats"][1]["kind"] == "bot"
+    page.wait_for_selector('[data-testid="em-board"] svg.mt-board')
+    assert page.locator('[data-testid="em-board"] .mt-square').count() > 10
 
-    done: set[str] = set()
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        if get_json(f"{server_url}/api/rooms/{code}")["status"] == "over" or (until and until <= done):
-            break
-        page.wait_for_function("() => window.mindtableShell && window.mindtableShell.lastState")
-        state = page.evaluate("window.mindtableShell.lastState")
+    # -- the game, through the page only ---------------------------------------------------------------------
+    cards = library()
+    deadline = time.monotonic() + 150
+    while get_json(f"{server_url}/api/rooms/{code}")["status"] != "over":
+        assert time.monotonic() < deadline, f"the game did not end; done: {ana.done}"
+        state = ana.state()
         legal = state.get("legal") or []
         types = {a["type"] for a in legal}
         view = state["view"]
         seq = state.get("seq", -1)
-        ask = view.get("ask")
+        supply = view.get("supply") or {}
         if "place" in types:
             page.locator('[data-testid^="em-place-"]').first.click()
-            done.add("place")
+            ana.count("place")
         elif "roll" in types:
-            assert page.locator('[data-testid="em-turn"]').inner_text() == "Your turn: roll the die."
+            assert page.locator('[data-testid="em-turn"]').inner_text() == "Sinu kord: viska täringut."
             page.click('[data-testid="em-roll"]')
-            done.add("roll")
+            ana.count("roll")
         elif "move" in types:
-            # The squares the die reaches are outlined on the board; one is chosen by clicking the board.
-            # An Estonia space is preferred so that the category step comes soon whatever the room's seed.
+            # The squares the die reaches are outlined on the board; one is chosen by clicking the board: an
+            # Estonia space (the player names the category), else a colour whose card is still on the table.
             targets = [a["to"] for a in legal if a["type"] == "move"]
-            estonia = set((view.get("board") or {}).get("estonia") or [])
-            target = next((t for t in targets if t in estonia), targets[0])
-            if "move" not in done:
-                page.screenshot(path=str(screenshots / f"eesti-{options['variant']}-direction.png"), full_page=True)
-            page.click(f'[data-testid="em-board"] [data-square="{target}"]')
-            done.add("move")
-        elif "category" in types or "final_category" in types:
-            page.locator('[data-testid^="em-category-"]').first.click()
-            done.add("category")
-        elif "path" in types:
-            page.click('[data-testid="em-path"]')
+            estonia = set(view["board"]["estonia"])
+            wanted = [t for t in targets if t in estonia] + [t for t in targets if supply.get(topic_of(view, t) or "")]
+            target = (wanted or targets)[0]
+            if "move" not in ana.done:
+                page.screenshot(path=str(screenshots / "eesti-direction-et.png"), full_page=True)
+            page.click(f'[data-testid="em-board"] .mt-square[data-square="{target}"]')
+            ana.count("move")
+        elif "category" in types:
+            left = [c for c in view["categories"] if supply.get(c)]
+            page.click(f'[data-testid="em-category-{left[0]}"]')
+            ana.count("category")
         elif "ask_confirm" in types:
-            assert ask["role"] == "reader" and "card" in ask
+            assert view["ask"]["role"] == "reader" and "card" in view["ask"]
             page.wait_for_selector('[data-testid="quiz-reader-card"] [data-testid="quiz-reader-answer"]')
-            assert page.locator('[data-testid="em-asker"]').inner_text().startswith("You ask")
-            if "reader" not in done:
-                page.screenshot(path=str(screenshots / f"eesti-{options['variant']}-asker.png"), full_page=True)
+            assert page.locator('[data-testid="em-asker"]').inner_text().startswith("Sina esitad küsimusi")
+            if "confirm" not in ana.done:
+                page.screenshot(path=str(screenshots / "eesti-asker-et.png"), full_page=True)
             page.click('[data-testid="quiz-confirm"]')
-            done.add("reader")
+            ana.count("confirm")
         elif "ask_answer" in types:
+            ask = view["ask"]
             assert ask["role"] == "answerer" and "card" not in ask
-            page.wait_for_selector('[data-testid="quiz-prompt"]')
-            if ask["question"].get("options"):
-                page.click('[data-testid="quiz-letter-a"]')
-            else:
-                page.fill('[data-testid="quiz-input"]', "I do not know")
-                if "answer" not in done:
-                    page.screenshot(path=str(screenshots / f"eesti-{options['variant']}-answer.png"), full_page=True)
-                page.click('[data-testid="quiz-send"]')
-            done.add("answer")
+            prompt = page.locator('[data-testid="quiz-prompt"]')
+            prompt.wait_for()
+            known = cards.find(ask["question"]["prompt"])
+            assert known is not None, f"not a shipped card: {ask['question']['prompt']!r}"
+            assert known.prompt in prompt.inner_text()
+            page.fill('[data-testid="quiz-input"]', known.required_answer or known.answer)
+            if "answer" not in ana.done:
+                page.screenshot(path=str(screenshots / "eesti-answer-et.png"), full_page=True)
+            page.click('[data-testid="quiz-send"]')
+            ana.count("answer")
         else:
             page.wait_for_timeout(100)
             continue
-        page.wait_for_function(
-            "(n) => window.mindtableShell.lastState && window.mindtableShell.lastState.seq > n", arg=seq
-        )
-    if until:
-        assert until <= done, done
-        assert errors == []
-        context.close()
-        return
-    assert get_json(f"{server_url}/api/rooms/{code}")["status"] == "over", f"not over; done: {sorted(done)}"
+        ana.wait_past(seq)
+
+    # -- the end: the summary, in Estonian, with every player's Estonia cards -------------------------------------
     page.wait_for_selector("#over-panel:not([hidden])")
-    page.wait_for_selector('#over-panel [data-testid="em-summary"]')
-    page.screenshot(path=str(screenshots / f"eesti-{options['variant']}-over.png"), full_page=True)
-    assert {"category", "answer"} <= done, done
+    summary = page.locator('#over-panel [data-testid="em-summary"]')
+    summary.wait_for()
+    assert "Eesti kaardid" in summary.inner_text()
+    page.screenshot(path=str(screenshots / "eesti-over-et.png"), full_page=True)
+    room = get_json(f"{server_url}/api/rooms/{code}")
+    result = room["result"]
+    assert result["reason"] == "cards_taken" and sum(result["scores"]) == 6.0
+    assert summary.locator("tbody .em-card").count() == 6  # the six cards, one of each colour, all taken
+    assert {"place", "roll", "move", "answer", "confirm"} <= set(ana.done), ana.done
     record = get_json(f"{server_url}/api/rooms/{code}/record")
-    mine = {a["type"] for a in record["actions"] if a.get("seat") == seat}
-    assert {"category", "ask_answer"} <= mine
+    mine = [a for a in record["actions"] if a.get("seat") == 0]
+    assert any(a["type"] == "ask_answer" for a in mine) and any(a["type"] == "ask_confirm" for a in mine)
+    # The asker's card reached Ana only while she asked; she saw the question she answered.
+    problems = [p for frame in ana.frames for p in leaks(frame, 0)]
+    assert problems == [], problems[:5]
+    assert any("ask_card" in json.dumps(f) for f in ana.frames)  # she did receive the card when she asked
+    assert ana.errors == []
+    ana.context.close()
+    assert time.monotonic() - started < 90, "the short game took too long for a browser test"
+
+
+def test_the_variant_2_clock_counts_down_live(browser: Any, server_url: str, screenshots: Path) -> None:
+    created = post_json(
+        f"{server_url}/api/rooms",
+        {"game": GAME_ID, "players": 2, "name": "Ana", "bots": {"1": "knowing"}, "options": {"variant": "cards_only"}},
+    )
+    code, seat, token = created["code"], created["seat"], created["token"]
+    context = browser.new_context(viewport=DESKTOP, locale="et-EE")
+    saved = json.dumps({"seat": seat, "token": token, "name": "Ana", "game": GAME_ID, "saved": 1})
+    context.add_init_script(f"localStorage.setItem('mindtable:seat:{code}', {json.dumps(saved)});")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.clock.install()
+    page.goto(f"{server_url}/room.html?code={code}")
+    clock = page.locator('[data-testid="em-clock-left"]')
+    clock.wait_for()
+
+    def shown() -> int:
+        minutes, seconds = clock.inner_text().strip().split(":")
+        return int(minutes) * 60 + int(seconds)
+
+    for _attempt in range(3):
+        first = shown()
+        assert 29 * 60 <= first <= 30 * 60  # the agreed 30 minutes, less the moments since the match began
+        step = page.evaluate("window.mindtableShell.lastState.seq")
+        page.clock.run_for(12_000)  # the page's own timers run 12 s on
+        if page.evaluate("window.mindtableShell.lastState.seq") != step:
+            continue  # a message from the server came in between (a bot acted): measure again
+        assert first - 13 <= shown() <= first - 11, (first, shown())
+        break
+    else:
+        pytest.fail("the server sent a message during every measurement")
+    assert "Mänguaeg: 30 min" in page.locator('[data-testid="em-clock"]').inner_text()
+    page.screenshot(path=str(screenshots / "eesti-clock-et.png"), full_page=True)
     assert errors == []
     context.close()
-
-
-def test_a_person_plays_the_board_through_the_page(browser: Any, server_url: str, screenshots: Path) -> None:
-    """Variant 1 on the board: placing, the die, the direction (a highlighted square clicked on the board), the
-    category, answering and asking — the 36 cards take too long for a browser test, so it stops there."""
-    _play(
-        browser,
-        server_url,
-        screenshots,
-        {"variant": "outer_track", "language": "en"},
-        until={"place", "roll", "move", "category", "answer", "reader"},
-    )
-
-
-def test_a_person_plays_a_whole_variant_2_game_to_the_end(browser: Any, server_url: str, screenshots: Path) -> None:
-    """Variant 2 (cards only) with a one-minute clock: played to the end and the summary."""
-    _play(browser, server_url, screenshots, {"variant": "cards_only", "game_minutes": 1, "language": "en"}, None)

@@ -1,5 +1,6 @@
-"""The static web tree: the shell stays game-agnostic, every page string exists in both languages, and every
-game folder provides the module interface of docs/web.md. (No browser needed.)"""
+"""The static web tree: the shell stays game-agnostic, every page string exists in every language (en, es, et)
+and the language switch offers exactly those, and every game folder provides the module interface of
+docs/web.md. (No browser needed.)"""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from mindtable.core.registry import game_ids, get_game
 from mindtable.web import STATIC_DIR
 
-LANGUAGES = ("en", "es")
+LANGUAGES = ("en", "es", "et")
 GAME_FOLDERS = sorted(p for p in (STATIC_DIR / "games").iterdir() if p.is_dir())
 
 
@@ -36,6 +37,18 @@ def test_the_shell_names_no_game() -> None:
         if word in path.read_text(encoding="utf-8").lower()
     ]
     assert offenders == []
+
+
+def test_the_language_switch_offers_exactly_the_languages_with_strings() -> None:
+    """A language is offered (js/i18n.js LANGUAGES) when, and only when, the shell and every game page have it."""
+    source = (STATIC_DIR / "js" / "i18n.js").read_text(encoding="utf-8")
+    found = re.search(r"export const LANGUAGES = \{([^}]*)\}", source)
+    assert found, "js/i18n.js has no LANGUAGES table"
+    offered = set(re.findall(r"(\w+):", found.group(1)))
+    assert offered == set(LANGUAGES)
+    for folder in [STATIC_DIR, *GAME_FOLDERS]:
+        have = {p.stem for p in (folder / "i18n").glob("*.json")}
+        assert offered <= have, f"{folder.name}: no strings for {sorted(offered - have)}"
 
 
 @pytest.mark.parametrize("folder", [STATIC_DIR, *GAME_FOLDERS], ids=lambda p: p.name)

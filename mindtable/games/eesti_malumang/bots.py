@@ -3,9 +3,10 @@ moves are chosen sensibly:
 
 * where to start: an Estonia space (the seat's own corner, in turn, so pieces spread out);
 * which way to move: towards a square whose colour it still lacks (an Estonia space counts as any colour it
-  lacks), the colour it knows best first; once it holds all six colours, onto an Estonia space;
+  lacks), the colour it knows best first; once it holds all six colours, onto an Estonia space; in variant 1
+  (outer track), where every right answer takes a card, towards a colour that still has Estonia cards left;
 * on an Estonia space: the lacking category it knows best (or, holding all, the one it knows best: a right
-  answer rolls again);
+  answer rolls again); in variant 1 the category with cards left that it knows best;
 * on the finish square, as the player to the left: the category the answering player has done worst in so far
   (the public tally of right and wrong answers), with unknown categories counted as average.
 
@@ -59,9 +60,7 @@ class Chooser:
             squares = [a["to"] for a in legal if a["type"] == "move"]
             return Decision({"type": "move", "to": max(squares, key=lambda s: self._worth(view, s))})
         if kind == "category":
-            held = view["held"][seat]
-            lacking = [c for c in CATEGORIES if not held.get(c)] if view["variant"] == "standard" else []
-            pool = lacking or list(CATEGORIES)
+            pool = self._wanted(view) or list(CATEGORIES)
             return Decision({"type": "category", "category": max(pool, key=self.know)})
         if kind == "final_category":
             target = view["turn"]
@@ -75,14 +74,24 @@ class Chooser:
         entry = legal[0]
         return Decision({k: v for k, v in entry.items() if k not in ("seat", "inputs")})
 
+    def _wanted(self, view: dict[str, Any]) -> list[str]:
+        """The categories whose right answer wins a card: in the standard game the colours it lacks (while the
+        supply lasts), in variant 1 every colour with cards left."""
+        supply = view.get("supply") or {}
+        if view["variant"] == "standard":
+            held = view["held"][self.seat]
+            return [c for c in CATEGORIES if not held.get(c) and supply.get(c, 1)]
+        if view["variant"] == "outer_track":
+            return [c for c in CATEGORIES if supply.get(c, 1)]
+        return []
+
     def _worth(self, view: dict[str, Any], square: str) -> float:
         seat = self.seat
-        held = view["held"][seat]
         board = view["board"]
         estonia = square in board["estonia"]
         if view["complete"][seat]:
             return 10.0 if estonia else 0.0
-        lacking = [c for c in CATEGORIES if not held.get(c)] if view["variant"] == "standard" else list(CATEGORIES)
+        lacking = self._wanted(view)
         if estonia:
             return 1.0 + max((self.know(c) for c in lacking), default=0.0)
         topic = _colour_topic(view, square)
@@ -92,25 +101,35 @@ class Chooser:
 
 
 class EestiBot:
-    """A :class:`KnowledgeBot` that takes ``think_ms`` to answer (so an agreed game time passes in a
-    simulation, as it does at a table)."""
+    """A :class:`KnowledgeBot` that takes time to answer: ``think_ms`` in variant 2, where the agreed game time
+    is the game (so it passes in a simulation as it does at a table), ``board_think_ms`` on the board, where
+    the people at the table only wait for it."""
 
-    def __init__(self, inner: KnowledgeBot, think_ms: int) -> None:
-        self.inner, self.think_ms = inner, think_ms
+    def __init__(self, inner: KnowledgeBot, think_ms: int, board_think_ms: int) -> None:
+        self.inner, self.think_ms, self.board_think_ms = inner, think_ms, board_think_ms
         self.seat = inner.seat
 
     def decide(self, observation: Observation) -> Decision | None:
         decision = self.inner.decide(observation)
-        if decision is None or not self.think_ms:
+        if decision is None:
             return decision
-        if decision.action.get("type") in ("ask_answer", "ask_pass"):
-            return Decision(decision.action, observation.now + self.think_ms)
+        think = self.think_ms if observation.view.get("variant") == "cards_only" else self.board_think_ms
+        if think and decision.action.get("type") in ("ask_answer", "ask_pass"):
+            return Decision(decision.action, observation.now + think)
         return decision
 
 
-def make_bot(seat: int, seed: int = 0, knows: float = 0.6, think_ms: int = 15_000, **by_topic: float) -> EestiBot:
+def make_bot(
+    seat: int,
+    seed: int = 0,
+    knows: float = 0.6,
+    think_ms: int = 15_000,
+    board_think_ms: int = 2_000,
+    **by_topic: float,
+) -> EestiBot:
     """A knowing bot: ``knows`` is its chance to know an answer, ``history=0.9`` (…) per category;
-    ``think_ms`` the time it takes to answer."""
+    ``think_ms`` the time it takes to answer in variant 2 (cards only, against the clock), ``board_think_ms``
+    on the board."""
     unknown = set(by_topic) - set(CATEGORIES)
     if unknown:
         raise ValueError(f"unknown categories {sorted(unknown)}; the categories are {', '.join(CATEGORIES)}")
@@ -118,4 +137,4 @@ def make_bot(seat: int, seed: int = 0, knows: float = 0.6, think_ms: int = 15_00
         default=float(knows), by_topic={k: float(v) for k, v in by_topic.items()}, ask_options=False
     )
     inner = KnowledgeBot(seat, seed, library=library(), profile=profile, other=Chooser(seat, seed, profile))
-    return EestiBot(inner, int(think_ms))
+    return EestiBot(inner, int(think_ms), int(board_think_ms))

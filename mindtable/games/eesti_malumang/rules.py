@@ -18,9 +18,10 @@ A turn, in the standard game:
 7. On the finish square the player on the left chooses the category (``final_category``); right wins.
 
 Variants (option ``variant``): ``outer_track`` (a card for every right answer; ends when the 36 cards are
-taken; most cards wins), ``cards_only`` (no board; a right answer keeps the question card; ends when the agreed
-time runs out — a server-side deadline, ``em_time_up`` — most cards wins); option ``clockwise_only``; teams
-(``team_members``, ``team_answer``).
+taken — or fewer with the house option ``cards_per_colour``, for a short game; most cards wins),
+``cards_only`` (no board; a right answer keeps the question card; ends when the agreed time runs out — a
+server-side deadline, ``em_time_up`` — most cards wins); option ``clockwise_only``; teams (``team_members``,
+``team_answer``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ BOARD_FILE = HERE / "board.yaml"
 CONTENT = HERE / "content"
 LANGUAGES = ("et", "en")
 CATEGORIES = CARD_CATEGORIES  # history, culture, science, geography, sport, varia
-#: "36 Estonia cards (6 different colours)": six of each colour.
+#: "36 Estonia cards (6 different colours)": six of each colour (the house option ``cards_per_colour`` may use
+#: fewer, e.g. one of each colour for a short variant-1 game).
 CARDS_PER_COLOUR = 6
 PILES = 4
 VARIANTS = ("standard", "outer_track", "cards_only")
@@ -674,6 +676,14 @@ def _option_schema() -> tuple[Option, ...]:
         Option("answer_seconds", int, default=0, choices=(0, 30, 60, 120), help="time to answer (0: no limit)"),
         Option("confirm_seconds", int, default=0, choices=(0, 30), help="time the reader has to decide"),
         Option("board_file", str, default="", help="another board file (YAML) to play on"),
+        Option(
+            "cards_per_colour",
+            int,
+            default=CARDS_PER_COLOUR,
+            minimum=1,
+            maximum=CARDS_PER_COLOUR,
+            help="Estonia cards of each colour (the book: 6, 36 in all); fewer make a shorter game of variant 1",
+        ),
         *JUDGE_OPTIONS,
     )
 
@@ -697,6 +707,18 @@ class EestiMalumang(Game):
     }
 
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        per_colour = options["cards_per_colour"]
+        if per_colour != CARDS_PER_COLOUR and options["variant"] == "cards_only":
+            raise InvalidOptions(
+                f"cards_per_colour: variant 2 (cards_only) uses no Estonia cards; leave it at {CARDS_PER_COLOUR}",
+                option="cards_per_colour",
+            )
+        if options["variant"] == "standard" and per_colour < players:
+            raise InvalidOptions(
+                f"cards_per_colour: in the standard game every player needs a card of each colour, so with {players}"
+                f" players there must be at least {players} of each colour, not {per_colour}",
+                option="cards_per_colour",
+            )
         if options["board_file"]:
             read_board_file(options["board_file"])  # a bad file is refused now, naming the problem
         return options
@@ -726,7 +748,7 @@ class EestiMalumang(Game):
             "start_rolls": [],
             "pawns": [None] * players if variant != "cards_only" else [],
             "held": [{} for _ in range(players)],
-            "supply": {c: CARDS_PER_COLOUR for c in CATEGORIES},
+            "supply": {c: options["cards_per_colour"] for c in CATEGORIES},
             "kept": [[] for _ in range(players)],
             "stats": [{} for _ in range(players)],
             "teams": new_teams([[str(m + 1) for m in range(options["team_members"])] for _ in range(players)])

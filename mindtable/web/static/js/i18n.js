@@ -3,7 +3,7 @@
 
 import { h } from "./common.js";
 
-export const LANGUAGES = { en: "English", es: "Español" };
+export const LANGUAGES = { en: "English", es: "Español", et: "Eesti" };
 const STORE = "mindtable:lang";
 const ROOT = new URL("../", import.meta.url);
 

@@ -131,9 +131,17 @@ export function reasonText(say, verdict) {
   return say(`judge.${verdict.code}`, { ...(verdict.params || {}), named: verdict.named, needed: verdict.needed });
 }
 
+/** A card category in words: the game's `quiz.category.<id>` when it has one, else the id as the card gives it. */
+function categoryName(category, say) {
+  if (!category) return "";
+  const key = `quiz.category.${category}`;
+  const text = say(key);
+  return text === key ? category : text;
+}
+
 function headingsList(ask, say) {
   const items = (ask.headings?.headings || []).map((hd, i) => {
-    const label = [hd.topic || hd.category, hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
+    const label = [hd.topic || categoryName(hd.category, say), hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
     return label ? h("li", { "data-index": i }, label) : null;
   });
   return items.some(Boolean) ? h("ul", { class: "mt-quiz-headings" }, items) : null;
@@ -272,7 +280,7 @@ export function mountQuiz(root, ctx, opts = {}) {
       parts.push(h("div", { class: "mt-quiz-buttons", "data-testid": "quiz-choose" }, h("span", {}, say("quiz.choose")),
         choices.map((a) => {
           const hd = ask.headings.headings[a.question] || {};
-          const label = [hd.topic || hd.category, hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
+          const label = [hd.topic || categoryName(hd.category, say), hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
           return h("button", { type: "button", "data-testid": `quiz-choose-${a.question}`, onclick: () => send({ type: "ask_choose", question: a.question }) }, label || String(a.question + 1));
         })));
     }

@@ -8,10 +8,21 @@ import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { mountQuiz } from "../../js/quiz.js";
 
-const FILL = { history: "#e03131", culture: "#f08c00", science: "#2f9e44", geography: "#1971c2", sport: "#f2c94c", varia: "#9c36b5" };
+// The categories' colours: those of the match's board (view.board.colours, by topic) when it has one, else
+// those of the game's own board (board.yaml), so a card is always the colour of its squares.
+const FILL = { history: "#c0392b", culture: "#8e44ad", science: "#2f9e44", geography: "#f2b705", sport: "#e67700", varia: "#1c9bb8" };
+let fills = { ...FILL };
 
+function boardFills(board) {
+  const out = { ...FILL };
+  for (const colour of Object.values(board?.colours || {})) if (colour.topic && colour.fill) out[colour.topic] = colour.fill;
+  return out;
+}
+
+/** An Estonia card of `category`; several of a colour (variant 1) show their number beside it. */
 function card(category, n, t) {
-  return h("span", { class: "em-card", style: `background:${FILL[category] || "#ccc"}`, title: t(`em.category.${category}`), "data-category": category }, n > 1 ? String(n) : "");
+  const chip = h("span", { class: "em-card", style: `background:${fills[category] || "#ccc"}`, title: t(`em.category.${category}`), "data-category": category });
+  return n > 1 ? h("span", { class: "em-card-n" }, chip, `×${n}`) : chip;
 }
 
 export function mount(root, ctx) {
@@ -42,15 +53,45 @@ export function mount(root, ctx) {
     return t(mine && view.phase !== "over" ? `${key}_you` : key, { name: who == null ? "" : ctx.seatName(who), asker: view.asker == null ? "" : ctx.seatName(view.asker) });
   }
 
+  /** The Estonia cards still on the table, per colour (the number beside each colour, readable on any colour). */
+  function supplyLine(view) {
+    if (view.variant === "cards_only" || !view.supply) return null;
+    return h("p", { class: "em-supply", "data-testid": "em-supply" }, t("em.supply"), " ",
+      view.categories.map((c) => h("span", { class: "em-supply-item", "data-category": c, "data-left": view.supply[c] },
+        card(c, 1, t), h("span", { class: "sr-only" }, catName(c)), ` ${view.supply[c]}`)));
+  }
+
+  // Variant 2's clock: the server's match clock (msg.clock) when the last message came, run on by the page's own
+  // clock until the next one, so the time left counts down live; the server ends the game at view.ends_at.
+  let clockBase = null;
+  const clockLeft = h("span", { class: "em-clock-left", role: "timer", "data-testid": "em-clock-left" });
+
+  function showLeft() {
+    if (!lastView || !clockBase) return;
+    const now = clockBase.clock + (performance.now() - clockBase.at);
+    const left = Math.max(0, Math.ceil((lastView.ends_at - now) / 1000));
+    const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    if (clockLeft.textContent !== text) clockLeft.textContent = text;
+  }
+
   function clockLine(view) {
     if (view.variant !== "cards_only" || view.ends_at == null) return null;
-    const left = Math.max(0, view.ends_at - (ctx.now ? ctx.now() : 0));
-    return h("p", { class: "em-clock", "data-testid": "em-clock" }, view.time_over ? t("em.clock_over") : t("em.clock", { minutes: Math.round(view.ends_at / 60000) }), ctx.now ? ` (${Math.ceil(left / 1000)} s)` : "");
+    if (view.time_over || view.phase === "over") return h("p", { class: "em-clock", "data-testid": "em-clock" }, t("em.clock_over"));
+    showLeft();
+    return h("p", { class: "em-clock", "data-testid": "em-clock" }, t("em.clock", { minutes: Math.round(view.ends_at / 60000) }), " · ", t("em.clock_left"), " ", clockLeft);
   }
 
   function update(msg) {
     const view = msg.view;
     lastView = view;
+    fills = boardFills(view.board);
+    clockBase = typeof msg.clock === "number" ? { clock: msg.clock, at: performance.now() } : null;
+    const counting = !ctx.replay && view.variant === "cards_only" && !view.time_over && view.phase !== "over" && msg.status !== "over";
+    if (counting && !clockTimer) clockTimer = setInterval(showLeft, 250);
+    else if (!counting && clockTimer) {
+      clearInterval(clockTimer);
+      clockTimer = null;
+    }
     const legal = msg.legal || [];
     const can = (type) => legal.filter((a) => a.type === type);
     root.dataset.phase = view.phase;
@@ -58,6 +99,7 @@ export function mount(root, ctx) {
       h("p", { class: "em-turn", "data-testid": "em-turn" }, statusLine(view)),
       view.asker != null && view.phase !== "over" && view.phase !== "place" ? h("p", { class: "muted", "data-testid": "em-asker" }, t(view.asker === ctx.seat ? "em.asker_you" : "em.asker", { name: ctx.seatName(view.asker) })) : null,
       h("p", { class: "muted" }, t(`em.variant.${view.variant}`)),
+      supplyLine(view),
       clockLine(view));
     fill(players, view.held.map((held, seat) => h("li", { class: seat === view.turn ? "em-current" : "", "data-seat": seat, "data-testid": `em-player-${seat}` },
       h("span", { class: "em-peg", style: `background:${["#e8590c", "#7048e8", "#0c8599", "#c2255c", "#5c940d", "#495057"][seat % 6]}` }, String(seat + 1)),
@@ -137,6 +179,17 @@ export function mount(root, ctx) {
     },
   };
 }
+
+/** The lobby's options form: only the options that apply to the chosen variant (and teams). */
+export const lobby = {
+  shown(name, values) {
+    const variant = values.variant || "standard";
+    if (["game_minutes", "cards_category"].includes(name)) return variant === "cards_only";
+    if (["clockwise_only", "board_file", "cards_per_colour"].includes(name)) return variant !== "cards_only";
+    if (name === "team_answer") return Number(values.team_members || 1) > 1;
+    return true;
+  },
+};
 
 export function describeAction(action) {
   if (action.to) return `${action.type}: ${action.to}`;
