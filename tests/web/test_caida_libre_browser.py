@@ -35,13 +35,13 @@ ACTIONABLE = ", ".join(
     f'[data-testid="{testid}"]'
     for testid in (
         "action-draw",
-        "action-confirm",
-        "choose-0",
+        "quiz-confirm",
+        "quiz-choose-0",
         "target-1",
         "target-2",
-        "option-a",
-        "tf-true",
-        "answer-submit",
+        "quiz-letter-a",
+        "quiz-true",
+        "quiz-send",
         "cl-summary",
     )
 )
@@ -82,6 +82,7 @@ class Player:
         self.library = library("en")
         self.done: dict[str, int] = {}
         self.quote5_typed = False
+        self.room_start = 0  # the first frame of the current room (card numbers start again in each room)
 
     def _socket(self, ws: Any) -> None:
         def received(payload: Any) -> None:
@@ -95,6 +96,7 @@ class Player:
 
     def create_room(self, server_url: str) -> str:
         page = self.page
+        self.room_start = len(self.frames)
         page.goto(f"{server_url}/index.html")
         page.wait_for_selector('#game-select option[value="caida-libre"]', state="attached")
         page.select_option("#game-select", "caida-libre")
@@ -115,8 +117,9 @@ class Player:
         return self.page.evaluate("window.mindtableShell.lastState.view")
 
     def events(self) -> list[Any]:
-        """Every event the page received over its WebSocket."""
-        return [e for frame in self.frames if isinstance(frame, dict) for e in frame.get("events") or []]
+        """Every event the page received over its WebSocket in the current room."""
+        frames = self.frames[self.room_start :]
+        return [e for frame in frames if isinstance(frame, dict) for e in frame.get("events") or []]
 
     def question(self) -> Any:
         ask = self.view()["ask"]
@@ -131,15 +134,15 @@ class Player:
         known = self.question()
         if known.kind in ("choice", "higher"):
             assert known.correct is not None
-            page.click(f'[data-testid="option-{OPTION_LETTERS[known.correct]}"]')
+            page.click(f'[data-testid="quiz-letter-{OPTION_LETTERS[known.correct]}"]')
             self.count("option")
         elif known.kind == "truefalse":
-            page.click(f'[data-testid="tf-{"true" if known.truth else "false"}"]')
+            page.click(f'[data-testid="quiz-{"true" if known.truth else "false"}"]')
             self.count("truefalse")
         elif known.kind == "list":
-            timer = page.locator('[data-testid="q5-timer"]')
-            assert timer.get_attribute("data-running") == "true" and " s left" in timer.inner_text()
-            box = page.locator('[data-testid="answer-input"]')
+            timer = page.locator('[data-testid="quiz-countdown"]')
+            assert int(timer.get_attribute("data-left") or 0) > 0 and timer.inner_text().endswith(" s")
+            box = page.locator('[data-testid="quiz-input"]')
             names = [item.split(" / ")[0] for item in known.items[: known.count or 5]]
             for index, item in enumerate(names):
                 box.type(item if index == 0 else f", {item}", delay=20)
@@ -149,12 +152,12 @@ class Player:
                 arg=names[-1],
             )
             page.screenshot(path=str(screenshots / "caida-libre-quote5.png"), full_page=True)
-            page.click('[data-testid="answer-submit"]')
+            page.click('[data-testid="quiz-send"]')
             self.quote5_typed = True
             self.count("quote5")
         else:
-            page.fill('[data-testid="answer-input"]', known.required_answer)
-            page.click('[data-testid="answer-submit"]')
+            page.fill('[data-testid="quiz-input"]', known.required_answer)
+            page.click('[data-testid="quiz-send"]')
             self.count("text")
 
     def step(self, screenshots: Path) -> bool:
@@ -174,18 +177,18 @@ class Player:
         if page.locator('[data-testid="action-draw"]').is_visible():
             page.click('[data-testid="action-draw"]')
             self.count("draw")
-        elif page.locator('[data-testid="action-confirm"]').is_visible():
-            assert page.locator('[data-testid="asker-answer"]').count() >= 1, "the asker's card shows the answer"
-            assert page.locator('[data-testid="suggestion"]').count() == 1
+        elif page.locator('[data-testid="quiz-confirm"]').is_visible():
+            assert page.locator('[data-testid="quiz-reader-answer"]').count() == 1, "the asker's card shows the answer"
+            assert page.locator('[data-testid="quiz-suggestion"]').count() == 1
             if "asker" not in self.done:
                 page.screenshot(path=str(screenshots / "caida-libre-asker.png"), full_page=True)
-            checks = page.locator('[data-testid="item-checks"] input:checked')
+            checks = page.locator('[data-testid="quiz-item-checks"] input:checked')
             if checks.count():
                 # a Quote 5 read by the human: the asker unticks one item the judge accepted -> one more missing
                 suggestion = self.view()["ask"]["suggestion"]
                 number = self.view()["played"] + 1
                 checks.first.uncheck()
-                page.click('[data-testid="action-confirm"]')
+                page.click('[data-testid="quiz-confirm"]')
                 page.wait_for_function("before => window.mindtableShell.lastState.step > before", arg=before)
                 scored = [e for e in self.events() if e.get("type") == "card_scored" and e.get("number") == number]
                 assert scored, "the Quote 5 was scored"
@@ -193,11 +196,11 @@ class Player:
                 assert scored[0]["results"][0]["overruled"] is True
                 self.count("quote5_overruled")
                 return True
-            page.click('[data-testid="action-confirm"]')
+            page.click('[data-testid="quiz-confirm"]')
             self.count("asker")
-        elif page.locator('[data-testid="choose-0"]').is_visible():
-            assert "for -" in page.locator('[data-testid="choose-0"]').inner_text()
-            page.click('[data-testid="choose-0"]')
+        elif page.locator('[data-testid="quiz-choose-0"]').is_visible():
+            assert "for -" in page.locator('[data-testid="quiz-choose-0"]').inner_text()
+            page.click('[data-testid="quiz-choose-0"]')
             self.count("double")
         elif page.locator('[data-testid^="target-"]').first.is_visible():
             page.locator('[data-testid^="target-"]').first.click()
@@ -224,8 +227,8 @@ def test_a_whole_game_from_the_lobby_with_bots(browser: Any, server_url: str, sc
         games += 1
         code = player.create_room(server_url)
         page.screenshot(path=str(screenshots / "caida-libre-start.png"), full_page=True)
-        assert page.locator('[data-testid="cl-scale"] .cl-sq').count() == 16
-        assert page.locator('[data-testid="cl-scale"] .cl-sq-weapon').count() == 5
+        assert page.locator('[data-testid="cl-scale"] g.mt-square').count() == 16
+        assert page.locator('[data-testid="cl-scale"] g.mt-square[data-weapon]').count() == 5
         assert page.locator('[data-testid="pawn-0"]').get_attribute("data-iq") == "150"
         for _ in range(400):
             if not player.step(screenshots):
