@@ -105,6 +105,10 @@ class Player:
         page.select_option("#opt-language", "en")
         page.select_option('[data-testid="seat-1"]', "knowing")
         page.select_option('[data-testid="seat-2"]', "knowing")
+        # the room's bots think 1.2 s over each move (so people can follow); this test's bots play at once
+        think = page.locator('[data-testid="bot-param-knowing-think_ms"]')
+        assert think.input_value() == "1200"
+        think.fill("0")
         page.click('[data-testid="create-button"]')
         page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
         code = page.locator('[data-testid="room-code"]').inner_text().strip()

@@ -102,7 +102,49 @@ function renderSeats() {
       ),
     ),
   );
-  fill($("#seats-fields"), count > 1 ? h("p", { class: "muted span-all" }, t("lobby.you_take_seat")) : h("p", { class: "muted span-all" }, t("lobby.solo")), fields);
+  fill($("#seats-fields"), count > 1 ? h("p", { class: "muted span-all" }, t("lobby.you_take_seat")) : h("p", { class: "muted span-all" }, t("lobby.solo")), fields,
+    h("div", { id: "bot-params", class: "grid-form span-all", "data-testid": "bot-params" }));
+  renderBotParams();
+}
+
+/** The room's parameters of the bots chosen (the game's `room_bot_params`, e.g. a think time in ms): one
+ * number field per bot and parameter, prefilled with the room's default; what was typed is kept. */
+function renderBotParams() {
+  const game = selectedGame();
+  const box = $("#bot-params");
+  if (!game || !box) return;
+  const tr = gt(game);
+  const typed = new Map([...box.querySelectorAll("input[data-bot-param]")].map((el) => [el.dataset.botParam, el.value]));
+  const chosen = new Set([...document.querySelectorAll("#seats-fields select[data-seat]")].map((el) => el.value).filter(Boolean));
+  const defaults = game.room_bot_params || {};
+  const fields = [];
+  for (const bot of [...chosen].sort()) {
+    for (const [param, value] of Object.entries(defaults[bot] || {})) {
+      const key = `${bot}.${param}`;
+      const id = `bot-param-${bot}-${param}`;
+      fields.push(h("label", { for: id },
+        h("span", {}, `${t("seat.bot")}: ${label(tr, `bot.${bot}`, bot)} · ${label(tr, `bot_param.${param}`, param.replaceAll("_", " "))}`),
+        h("input", { type: "number", id, min: 0, max: 1000000, step: 1, inputmode: "numeric", value: typed.get(key) ?? value, "data-bot-param": key, "data-testid": id })));
+    }
+  }
+  fill(box, fields);
+  box.hidden = fields.length === 0;
+}
+
+/** seat -> {param: value} for every bot seat whose bot has room parameters (as typed in the lobby). */
+function collectBotParams(bots) {
+  const out = {};
+  for (const el of document.querySelectorAll("#bot-params input[data-bot-param]")) {
+    const [bot, param] = el.dataset.botParam.split(".");
+    if (el.value === "") continue;
+    const value = Number(el.value);
+    if (!Number.isFinite(value) || value < 0) {
+      el.focus();
+      throw new Error(t("lobby.bad_option", { name: param, min: 0, max: 1000000 }));
+    }
+    for (const [seat, name] of Object.entries(bots)) if (name === bot) out[seat] = { ...(out[seat] || {}), [param]: value };
+  }
+  return out;
 }
 
 function optionField(option, tr) {
@@ -188,10 +230,17 @@ async function createRoom(event) {
   }
   const bots = {};
   for (const el of document.querySelectorAll("#seats-fields select[data-seat]")) if (el.value) bots[el.dataset.seat] = el.value;
+  let botParams;
+  try {
+    botParams = collectBotParams(bots);
+  } catch (err) {
+    notice(err.message);
+    return;
+  }
   if (nameMissing($("#create-name"), $("#create-name-error"))) return;
   const name = $("#create-name").value.trim();
   rememberName(name);
-  const body = { game: game.id, players: Number($("#players-select").value), options, bots, public: $("#public-check").checked, name };
+  const body = { game: game.id, players: Number($("#players-select").value), options, bots, bot_params: botParams, public: $("#public-check").checked, name };
   const button = $("#create-button");
   button.disabled = true;
   try {
@@ -360,6 +409,9 @@ async function main() {
     applyOptionVisibility();
   });
   $("#options-fields").addEventListener("change", applyOptionVisibility);
+  $("#seats-fields").addEventListener("change", (event) => {
+    if (event.target.matches("select[data-seat]")) renderBotParams();
+  });
   if (!ready.length) notice(t("lobby.no_games"));
   renderGameForm();
   refreshRooms();
