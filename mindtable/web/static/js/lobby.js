@@ -1,7 +1,7 @@
 // The lobby: create a room for any playable game (options form built from the game's option schema),
 // join by code, watch, and list public rooms. Nothing game-specific: everything comes from GET /api/games.
 
-import { $, api, fill, forgetSeat, h, normalizeCode, rememberName, saveSeat, savedName, savedSeats, toast } from "./common.js";
+import { $, api, fill, forgetSeat, h, normalizeCode, rememberName, saveHereSeats, saveSeat, savedName, savedSeats, toast } from "./common.js";
 import { loadGame } from "./games.js";
 import { has, initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
 
@@ -10,6 +10,8 @@ import { has, initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n
 const lobby = { games: [], strings: new Map(), forms: new Map() };
 
 const playable = (g) => g.available !== false;
+// The seat choice "a person on this device" (hot-seat): the lobby takes the seat for them after creating the room.
+const HERE = "@here";
 
 function notice(text) {
   const box = $("#notice");
@@ -89,19 +91,23 @@ function renderSeats() {
   const game = selectedGame();
   const tr = gt(game);
   const count = Number($("#players-select").value);
-  const fields = range(1, count - 1).map((seat) =>
-    h(
-      "label",
-      {},
-      h("span", { id: `seat-label-${seat}` }, t("seat.n", { n: seat + 1 })),
-      h(
-        "select",
-        { name: `seat-${seat}`, "data-seat": seat, "data-testid": `seat-${seat}` },
-        h("option", { value: "" }, t("seat.human")),
-        game.bots.map((bot) => h("option", { value: bot }, `${t("seat.bot")}: ${label(tr, `bot.${bot}`, bot)}`)),
-      ),
-    ),
-  );
+  // A seat is a person who joins with the code, a person on this device (hot-seat: turn-based games only,
+  // one page passes from hand to hand), or a bot.
+  const fields = range(1, count - 1).map((seat) => {
+    const select = h(
+      "select",
+      { name: `seat-${seat}`, "data-seat": seat, "data-testid": `seat-${seat}` },
+      h("option", { value: "" }, t("seat.human")),
+      game.realtime ? null : h("option", { value: HERE }, t("seat.here")),
+      game.bots.map((bot) => h("option", { value: bot }, `${t("seat.bot")}: ${label(tr, `bot.${bot}`, bot)}`)),
+    );
+    const name = h("input", { type: "text", maxlength: 24, autocomplete: "off", placeholder: t("seat.here_name"), "aria-label": `${t("seat.n", { n: seat + 1 })}: ${t("seat.here_name")}`, "data-seat-name": seat, "data-testid": `seat-name-${seat}`, hidden: true });
+    select.addEventListener("change", () => {
+      name.hidden = select.value !== HERE;
+      if (!name.hidden && !name.value) name.value = t("seat.n", { n: seat + 1 });
+    });
+    return h("label", {}, h("span", { id: `seat-label-${seat}` }, t("seat.n", { n: seat + 1 })), select, name);
+  });
   fill($("#seats-fields"), count > 1 ? h("p", { class: "muted span-all" }, t("lobby.you_take_seat")) : h("p", { class: "muted span-all" }, t("lobby.solo")), fields,
     h("div", { id: "bot-params", class: "grid-form span-all", "data-testid": "bot-params" }));
   renderBotParams();
@@ -115,7 +121,7 @@ function renderBotParams() {
   if (!game || !box) return;
   const tr = gt(game);
   const typed = new Map([...box.querySelectorAll("input[data-bot-param]")].map((el) => [el.dataset.botParam, el.value]));
-  const chosen = new Set([...document.querySelectorAll("#seats-fields select[data-seat]")].map((el) => el.value).filter(Boolean));
+  const chosen = new Set([...document.querySelectorAll("#seats-fields select[data-seat]")].map((el) => el.value).filter((v) => v && v !== HERE));
   const defaults = game.room_bot_params || {};
   const fields = [];
   for (const bot of [...chosen].sort()) {
@@ -229,7 +235,13 @@ async function createRoom(event) {
     return;
   }
   const bots = {};
-  for (const el of document.querySelectorAll("#seats-fields select[data-seat]")) if (el.value) bots[el.dataset.seat] = el.value;
+  const here = []; // [{seat, name}]: people on this device, seated by this page once the room exists
+  for (const el of document.querySelectorAll("#seats-fields select[data-seat]")) {
+    if (el.value === HERE) {
+      const field = document.querySelector(`#seats-fields [data-seat-name="${el.dataset.seat}"]`);
+      here.push({ seat: Number(el.dataset.seat), name: field.value.trim() || t("seat.n", { n: Number(el.dataset.seat) + 1 }) });
+    } else if (el.value) bots[el.dataset.seat] = el.value;
+  }
   let botParams;
   try {
     botParams = collectBotParams(bots);
@@ -246,6 +258,14 @@ async function createRoom(event) {
   try {
     const answer = await api("POST", "/api/rooms", body);
     if (answer.token) saveSeat(answer.code, answer.seat, answer.token, name, game.id);
+    if (here.length) {
+      const seated = [];
+      for (const person of here) {
+        const joined = await api("POST", `/api/rooms/${answer.code}/join`, { name: person.name, seat: person.seat });
+        seated.push({ seat: joined.seat, token: joined.token, name: person.name });
+      }
+      saveHereSeats(answer.code, seated);
+    }
     location.href = `room.html?code=${encodeURIComponent(answer.code)}${answer.token ? "" : "&spectate=1"}`;
   } catch (err) {
     if (err.code === "name_required") nameMissing($("#create-name"), $("#create-name-error"));
