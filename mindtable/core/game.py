@@ -63,6 +63,9 @@ class Game(ABC):
     progress_label: ClassVar[str] = "progress"
     #: Bot name -> "module:callable" building ``callable(seat=..., seed=..., **params)``.
     bots: ClassVar[Mapping[str, str]] = {"random": "mindtable.core.bots:RandomBot"}
+    #: Bot name -> the parameters a room gives that bot unless its creator says otherwise (a turn-based bot's
+    #: think time, so people can follow it); simulations and terminals build bots with the factory's defaults.
+    room_bot_params: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     #: Optional "module:callable" running this game in a terminal (see ``mindtable play``).
     terminal: ClassVar[str | None] = None
     #: Optional "module:callable" for fast batch simulation (see ``mindtable simulate``).
@@ -174,6 +177,7 @@ class Game(ABC):
             "cooperative": self.cooperative,
             "options": [option.to_dict() for option in self.option_schema],
             "bots": sorted(self.bots),
+            "room_bot_params": {bot: dict(params) for bot, params in sorted(self.room_bot_params.items())},
             "web_module": self.web_module,
             "rules_revision": self.rules_revision,
         }

@@ -136,3 +136,17 @@ def validate_bot_params(game: Game, bot: str, params: Any) -> dict[str, Any]:
             raise ValueError(f"unknown parameter {show(name)} for bot {bot!r}; its parameters: {known}")
         clean[name] = spec.validate(value)
     return clean
+
+
+def room_defaults(game: Game, bot: str) -> dict[str, Any]:
+    """The parameters a room gives ``bot`` of ``game`` unless its creator says otherwise
+    (:attr:`mindtable.core.Game.room_bot_params`, e.g. a turn-based bot's think time), checked like any.
+
+    >>> from mindtable.core import get_game
+    >>> room_defaults(get_game("caida-libre"), "knowing")
+    {'think_ms': 1200}
+    >>> room_defaults(get_game("caida-libre"), "random")
+    {}
+    """
+    defaults = game.room_bot_params.get(bot)
+    return validate_bot_params(game, bot, dict(defaults)) if defaults else {}

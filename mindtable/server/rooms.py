@@ -32,7 +32,7 @@ from mindtable.core.events import Event
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
 from mindtable.kit import names
 from mindtable.server import storage as db
-from mindtable.server.bot_params import validate_bot_params
+from mindtable.server.bot_params import room_defaults, validate_bot_params
 from mindtable.server.limits import AddressBook, Bucket, Limits
 from mindtable.server.protocol import encode, json_safe, safe_text, show
 from mindtable.server.storage import Storage, StoredRoom
@@ -598,7 +598,7 @@ class Room:
         if name is None:
             return
         try:
-            bot = self.game.make_bot(name, seat=seat, seed=self.seed)
+            bot = self.game.make_bot(name, seat=seat, seed=self.seed, **room_defaults(self.game, name))
         except Exception:
             log.exception("room %s: cannot build replacement bot %r", self.code, name)
             return
@@ -646,7 +646,10 @@ class Room:
     def build_bot(self, seat: int) -> None:
         state = self.seats[seat]
         if state.kind == "bot" and state.bot:
-            params = validate_bot_params(self.game, state.bot, state.bot_params) if not state.replaced else {}
+            if state.replaced:
+                params = room_defaults(self.game, state.bot)
+            else:
+                params = validate_bot_params(self.game, state.bot, state.bot_params)
             self.bots[seat] = self.game.make_bot(state.bot, seat=seat, seed=self.seed, **params)
 
     # -- playing -------------------------------------------------------------------------------------
@@ -1225,7 +1228,9 @@ class RoomManager:
         for key, bot_name in bots.items():
             index = _seat_index(key, players, "bots")
             try:
-                params = validate_bot_params(game, bot_name, bot_params.get(key, {}))
+                given = bot_params.get(key, {})
+                # The room's defaults for this bot (e.g. a think time), then what the creator gave.
+                params = validate_bot_params(game, bot_name, {**room_defaults(game, bot_name), **given})
                 game.make_bot(bot_name, seat=index, seed=seed, **params)
             except Exception as exc:
                 raise RoomError(422, "bad_bot", f"bots[{show(key)}]: {safe_text(str(exc))}") from None

@@ -15,6 +15,10 @@ As the reader it confirms the judge's suggestion (a bot does not overrule), as a
 suggestion, and it never calls a vote. The game's own moves (rolling, choosing a topic or a direction) go to
 ``other`` (by default: the first listed action, so a game's bot factory can give something smarter).
 
+``think_ms`` is how long it takes over each move, as time-as-data: the decision says *when* (``Decision.at``,
+``think_ms`` after the moment the bot was first asked about this situation), so a room's bot waits that long
+in real time, while a simulation on the virtual clock only moves its clock on. 0 (the default) acts at once.
+
 >>> from mindtable.trivia.model import Question
 >>> library = Library([Question("q1", "text", "Capital of Australia?", "CANBERRA (not Sydney)", category="geography")])
 >>> bot = KnowledgeBot(seat=0, seed=1, library=library, profile=KnowledgeProfile(default=1.0))
@@ -108,18 +112,47 @@ class KnowledgeBot:
         profile: KnowledgeProfile | None = None,
         other: Callable[[Observation], Decision | None] | None = None,
         key: str = "ask",
+        think_ms: float = 0,
     ) -> None:
+        if isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 <= think_ms <= 600_000:
+            raise ValueError(f"think_ms must be a number of milliseconds from 0 to 600000, got {think_ms!r}")
         self.seat = seat
         self.seed = seed
         self.library = library or Library(())
         self.profile = profile or KnowledgeProfile()
         self.other = other or _first
         self.key = key
+        self.think_ms = round(think_ms)
+        self._situation: tuple[Any, ...] | None = None
+        self._since = 0
 
     def _random(self, *parts: Any) -> random.Random:
         return random.Random("/".join(["knowledge-bot", str(self.seed), str(self.seat), *map(str, parts)]))
 
     def decide(self, observation: Observation) -> Decision | None:
+        decision = self._decide(observation)
+        if decision is None or not self.think_ms:
+            if decision is None:
+                self._situation = None  # nothing to do: the next thing asked of it is a new situation
+            return decision
+        # The same situation asked again (the server asks after anything happens) keeps its first moment.
+        ask = observation.view.get(self.key) or {}
+        question = ask.get("question") or {}
+        situation = (
+            tuple(
+                tuple(sorted((k, repr(v)) for k, v in a.items() if k != "inputs")) for a in observation.legal_actions
+            ),
+            ask.get("phase"),
+            question.get("index"),
+            question.get("prompt"),
+            len(ask.get("results") or ()),
+        )
+        if situation != self._situation:
+            self._situation = situation
+            self._since = observation.now
+        return Decision(decision.action, self._since + self.think_ms)
+
+    def _decide(self, observation: Observation) -> Decision | None:
         legal = {a["type"]: a for a in observation.legal_actions}
         if not legal:
             return None

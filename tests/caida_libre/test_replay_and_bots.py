@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,38 @@ def test_a_bot_that_knows_everything_answers_shared_prompts_from_the_right_card(
 def test_a_bot_with_an_impossible_knowledge_is_refused() -> None:
     with pytest.raises(mindtable.InvalidOptions):
         mindtable.get_game("caida-libre").make_bot("knowing", seat=0, knows=1.5)
+
+
+def test_a_bot_thinks_as_time_as_data_and_plays_the_same_game() -> None:
+    """``think_ms`` only moves each move later on the clock: the same cards, answers and result; a simulation's
+    bots (the factory's default) act at once."""
+    quick, slow = (mindtable.new_match("caida-libre", players=3, seed=7, options={"language": "en"}) for _ in range(2))
+    play_out(quick, {s: quick.game.make_bot("knowing", seat=s, seed=7) for s in range(3)})
+    play_out(slow, {s: slow.game.make_bot("knowing", seat=s, seed=7, think_ms=1200) for s in range(3)})
+    strip = [[{k: v for k, v in a.items() if k != "at"} for a in m.actions] for m in (quick, slow)]
+    assert strip[0] == strip[1] and quick.result == slow.result
+    assert all(a["at"] == 0 for a in quick.actions)
+    times = [a["at"] for a in slow.actions]
+    assert times[0] == 1200 and all(later - earlier >= 1200 for earlier, later in itertools.pairwise(times))
+
+
+def test_a_thinking_bot_keeps_its_moment_when_asked_again() -> None:
+    """The server asks its bots again after anything happens: the same situation keeps the time first planned,
+    and a new situation starts a new think."""
+    match = mindtable.new_match("caida-libre", players=2, seed=3, options={"language": "en", "starter": 0})
+    bot = match.game.make_bot("knowing", seat=0, seed=3, think_ms=1500)
+    first = bot.decide(Observation(0, match.view(0), match.legal_actions(0), now=100))
+    again = bot.decide(Observation(0, match.view(0), match.legal_actions(0), now=900))
+    assert first is not None and first.action == {"type": "draw"} and first.at == 1600
+    assert again == first
+    match.apply({**first.action, "seat": 0, "at": first.at})
+    assert bot.decide(Observation(0, match.view(0), match.legal_actions(0), now=1700)) is None  # it waits
+    answerer = match.game.make_bot("knowing", seat=1, seed=3, think_ms=1500)
+    answer = answerer.decide(Observation(1, match.view(1), match.legal_actions(1), now=1700))
+    assert answer is not None and answer.at == 3200
+
+
+@pytest.mark.parametrize("think_ms", [-1, 600_001, "fast"])
+def test_a_bad_think_time_is_refused_with_its_range(think_ms: object) -> None:
+    with pytest.raises(mindtable.InvalidOptions, match="think_ms must be a number of milliseconds from 0 to 600000"):
+        mindtable.get_game("caida-libre").make_bot("knowing", seat=0, think_ms=think_ms)

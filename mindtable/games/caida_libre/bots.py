@@ -124,9 +124,15 @@ def _other(observation: Observation) -> Decision | None:
     return Decision({k: v for k, v in entry.items() if k not in ("seat", "inputs")})
 
 
-def make_bot(seat: int, seed: int = 0, knows: float = 0.6, with_options: float = 0.7, **params: Any) -> CaidaBot:
-    """A Caída Libre bot that remembers ``knows`` of the shipped cards (0 to 1)."""
+def make_bot(
+    seat: int, seed: int = 0, knows: float = 0.6, with_options: float = 0.7, think_ms: int = 0, **params: Any
+) -> CaidaBot:
+    """A Caída Libre bot that remembers ``knows`` of the shipped cards (0 to 1) and takes ``think_ms`` over
+    each move (as time-as-data: 0 in simulations; rooms give it :attr:`CaidaLibre.room_bot_params`)."""
     if not 0 <= float(knows) <= 1:
         raise InvalidOptions(f"bad parameters for bot 'knowing': knows must be from 0 to 1, got {knows}")
     profile = KnowledgeProfile(default=float(knows), with_options=float(with_options), ask_options=False)
-    return CaidaBot(seat, seed, library=CardLibrary(()), profile=profile, other=_other, **params)
+    try:
+        return CaidaBot(seat, seed, library=CardLibrary(()), profile=profile, other=_other, think_ms=think_ms, **params)
+    except ValueError as exc:
+        raise InvalidOptions(f"bad parameters for bot 'knowing': {exc}") from None

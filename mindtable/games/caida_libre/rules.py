@@ -366,6 +366,8 @@ class CaidaLibre(Game):
         "knowing": "mindtable.games.caida_libre.bots:make_bot",
         "random": "mindtable.core.bots:RandomBot",
     }
+    #: In a room a knowing bot takes 1.2 s over each move, so the people at the table can follow it.
+    room_bot_params: ClassVar[Mapping[str, Mapping[str, Any]]] = {"knowing": {"think_ms": 1200}}
     option_schema = (
         Option("language", str, default="es", choices=LANGUAGES, help="language of the cards"),
         Option("pack", str, default="1", choices=PACKS, help="the card pack the room plays (or all five)"),

@@ -24,8 +24,14 @@ def shipped_library() -> Library:
 
 
 def make_bot(
-    seat: int, seed: int = 0, knows: float = 0.6, by_topic: Mapping[str, float] | None = None, **params: Any
+    seat: int,
+    seed: int = 0,
+    knows: float = 0.6,
+    by_topic: Mapping[str, float] | None = None,
+    think_ms: int = 0,
+    **params: Any,
 ) -> KnowledgeBot:
+    """A knowing bot; ``think_ms``: the time it takes over each move (time-as-data, 0: at once)."""
     profile = KnowledgeProfile(default=knows, by_topic=dict(by_topic or {}))
 
     def chance(colour: str) -> float:
@@ -50,4 +56,6 @@ def make_bot(
             return Decision({"type": "steal", "colour": min(lacking, key=lambda c: (chance(c), colours.index(c)))})
         return Decision({"type": kind})
 
-    return KnowledgeBot(seat, seed, library=shipped_library(), profile=profile, other=other, **params)
+    return KnowledgeBot(
+        seat, seed, library=shipped_library(), profile=profile, other=other, think_ms=think_ms, **params
+    )

@@ -98,6 +98,23 @@ export function saveSeat(code, seat, token, name, game) {
 
 export function forgetSeat(code) {
   localStorage.removeItem(SEAT_KEY(code));
+  localStorage.removeItem(HERE_KEY(code));
+}
+
+// Hot-seat: the other seats this browser holds in a room for people at the same device, [{seat, token, name}].
+const HERE_KEY = (code) => `mindtable:here:${code.toUpperCase()}`;
+
+export function loadHereSeats(code) {
+  try {
+    const value = JSON.parse(localStorage.getItem(HERE_KEY(code)) || "[]");
+    return Array.isArray(value) ? value.filter((s) => s && typeof s.token === "string" && Number.isInteger(s.seat)) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveHereSeats(code, seats) {
+  localStorage.setItem(HERE_KEY(code), JSON.stringify(seats));
 }
 
 /** Every room this browser holds a seat in, newest first: [{code, seat, token, name, game}]. */

@@ -1,7 +1,7 @@
 // The lobby: create a room for any playable game (options form built from the game's option schema),
 // join by code, watch, and list public rooms. Nothing game-specific: everything comes from GET /api/games.
 
-import { $, api, fill, forgetSeat, h, normalizeCode, rememberName, saveSeat, savedName, savedSeats, toast } from "./common.js";
+import { $, api, fill, forgetSeat, h, normalizeCode, rememberName, saveHereSeats, saveSeat, savedName, savedSeats, toast } from "./common.js";
 import { loadGame } from "./games.js";
 import { has, initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
 
@@ -11,6 +11,8 @@ import { has, initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n
 const lobby = { games: [], strings: new Map(), forms: new Map() };
 
 const playable = (g) => g.available !== false;
+// The seat choice "a person on this device" (hot-seat): the lobby takes the seat for them after creating the room.
+const HERE = "@here";
 
 function notice(text) {
   const box = $("#notice");
@@ -90,20 +92,66 @@ function renderSeats() {
   const game = selectedGame();
   const tr = gt(game);
   const count = Number($("#players-select").value);
-  const fields = range(1, count - 1).map((seat) =>
-    h(
-      "label",
-      {},
-      h("span", { id: `seat-label-${seat}` }, t("seat.n", { n: seat + 1 })),
-      h(
-        "select",
-        { name: `seat-${seat}`, "data-seat": seat, "data-testid": `seat-${seat}` },
-        h("option", { value: "" }, t("seat.human")),
-        game.bots.map((bot) => h("option", { value: bot }, `${t("seat.bot")}: ${label(tr, `bot.${bot}`, bot)}`)),
-      ),
-    ),
-  );
-  fill($("#seats-fields"), count > 1 ? h("p", { class: "muted span-all" }, t("lobby.you_take_seat")) : h("p", { class: "muted span-all" }, t("lobby.solo")), fields);
+  // A seat is a person who joins with the code, a person on this device (hot-seat: turn-based games only,
+  // one page passes from hand to hand), or a bot.
+  const fields = range(1, count - 1).map((seat) => {
+    const select = h(
+      "select",
+      { name: `seat-${seat}`, "data-seat": seat, "data-testid": `seat-${seat}` },
+      h("option", { value: "" }, t("seat.human")),
+      game.realtime ? null : h("option", { value: HERE }, t("seat.here")),
+      game.bots.map((bot) => h("option", { value: bot }, `${t("seat.bot")}: ${label(tr, `bot.${bot}`, bot)}`)),
+    );
+    const name = h("input", { type: "text", maxlength: 24, autocomplete: "off", placeholder: t("seat.here_name"), "aria-label": `${t("seat.n", { n: seat + 1 })}: ${t("seat.here_name")}`, "data-seat-name": seat, "data-testid": `seat-name-${seat}`, hidden: true });
+    select.addEventListener("change", () => {
+      name.hidden = select.value !== HERE;
+      if (!name.hidden && !name.value) name.value = t("seat.n", { n: seat + 1 });
+    });
+    return h("label", {}, h("span", { id: `seat-label-${seat}` }, t("seat.n", { n: seat + 1 })), select, name);
+  });
+  fill($("#seats-fields"), count > 1 ? h("p", { class: "muted span-all" }, t("lobby.you_take_seat")) : h("p", { class: "muted span-all" }, t("lobby.solo")), fields,
+    h("div", { id: "bot-params", class: "grid-form span-all", "data-testid": "bot-params" }));
+  renderBotParams();
+}
+
+/** The room's parameters of the bots chosen (the game's `room_bot_params`, e.g. a think time in ms): one
+ * number field per bot and parameter, prefilled with the room's default; what was typed is kept. */
+function renderBotParams() {
+  const game = selectedGame();
+  const box = $("#bot-params");
+  if (!game || !box) return;
+  const tr = gt(game);
+  const typed = new Map([...box.querySelectorAll("input[data-bot-param]")].map((el) => [el.dataset.botParam, el.value]));
+  const chosen = new Set([...document.querySelectorAll("#seats-fields select[data-seat]")].map((el) => el.value).filter((v) => v && v !== HERE));
+  const defaults = game.room_bot_params || {};
+  const fields = [];
+  for (const bot of [...chosen].sort()) {
+    for (const [param, value] of Object.entries(defaults[bot] || {})) {
+      const key = `${bot}.${param}`;
+      const id = `bot-param-${bot}-${param}`;
+      fields.push(h("label", { for: id },
+        h("span", {}, `${t("seat.bot")}: ${label(tr, `bot.${bot}`, bot)} · ${label(tr, `bot_param.${param}`, param.replaceAll("_", " "))}`),
+        h("input", { type: "number", id, min: 0, max: 1000000, step: 1, inputmode: "numeric", value: typed.get(key) ?? value, "data-bot-param": key, "data-testid": id })));
+    }
+  }
+  fill(box, fields);
+  box.hidden = fields.length === 0;
+}
+
+/** seat -> {param: value} for every bot seat whose bot has room parameters (as typed in the lobby). */
+function collectBotParams(bots) {
+  const out = {};
+  for (const el of document.querySelectorAll("#bot-params input[data-bot-param]")) {
+    const [bot, param] = el.dataset.botParam.split(".");
+    if (el.value === "") continue;
+    const value = Number(el.value);
+    if (!Number.isFinite(value) || value < 0) {
+      el.focus();
+      throw new Error(t("lobby.bad_option", { name: param, min: 0, max: 1000000 }));
+    }
+    for (const [seat, name] of Object.entries(bots)) if (name === bot) out[seat] = { ...(out[seat] || {}), [param]: value };
+  }
+  return out;
 }
 
 function optionField(option, tr) {
@@ -188,16 +236,37 @@ async function createRoom(event) {
     return;
   }
   const bots = {};
-  for (const el of document.querySelectorAll("#seats-fields select[data-seat]")) if (el.value) bots[el.dataset.seat] = el.value;
+  const here = []; // [{seat, name}]: people on this device, seated by this page once the room exists
+  for (const el of document.querySelectorAll("#seats-fields select[data-seat]")) {
+    if (el.value === HERE) {
+      const field = document.querySelector(`#seats-fields [data-seat-name="${el.dataset.seat}"]`);
+      here.push({ seat: Number(el.dataset.seat), name: field.value.trim() || t("seat.n", { n: Number(el.dataset.seat) + 1 }) });
+    } else if (el.value) bots[el.dataset.seat] = el.value;
+  }
+  let botParams;
+  try {
+    botParams = collectBotParams(bots);
+  } catch (err) {
+    notice(err.message);
+    return;
+  }
   if (nameMissing($("#create-name"), $("#create-name-error"))) return;
   const name = $("#create-name").value.trim();
   rememberName(name);
-  const body = { game: game.id, players: Number($("#players-select").value), options, bots, public: $("#public-check").checked, name };
+  const body = { game: game.id, players: Number($("#players-select").value), options, bots, bot_params: botParams, public: $("#public-check").checked, name };
   const button = $("#create-button");
   button.disabled = true;
   try {
     const answer = await api("POST", "/api/rooms", body);
     if (answer.token) saveSeat(answer.code, answer.seat, answer.token, name, game.id);
+    if (here.length) {
+      const seated = [];
+      for (const person of here) {
+        const joined = await api("POST", `/api/rooms/${answer.code}/join`, { name: person.name, seat: person.seat });
+        seated.push({ seat: joined.seat, token: joined.token, name: person.name });
+      }
+      saveHereSeats(answer.code, seated);
+    }
     location.href = `room.html?code=${encodeURIComponent(answer.code)}${answer.token ? "" : "&spectate=1"}`;
   } catch (err) {
     if (err.code === "name_required") nameMissing($("#create-name"), $("#create-name-error"));
@@ -361,6 +430,9 @@ async function main() {
     applyOptionVisibility();
   });
   $("#options-fields").addEventListener("change", applyOptionVisibility);
+  $("#seats-fields").addEventListener("change", (event) => {
+    if (event.target.matches("select[data-seat]")) renderBotParams();
+  });
   if (!ready.length) notice(t("lobby.no_games"));
   renderGameForm();
   refreshRooms();

@@ -155,7 +155,9 @@ function optionList(options) {
 export function questionCard(ask, say) {
   const q = ask.question;
   const card = h("section", { class: "mt-quiz-card mt-quiz-question", "data-testid": "quiz-question" });
-  card.append(h("h3", {}, say(ask.role === "answerer" ? "quiz.your_question" : "quiz.question")), headingsList(ask, say));
+  card.append(h("h3", {}, say(ask.role === "answerer" ? "quiz.your_question" : "quiz.question")));
+  const headings = headingsList(ask, say);
+  if (headings) card.append(headings); // (append(null) would write "null")
   if (!q) return card;
   card.append(h("p", { class: "mt-quiz-prompt", "data-testid": "quiz-prompt" }, q.prompt));
   if (q.kind === "list") card.append(h("p", { class: "muted" }, say("quiz.name_items", { count: q.count })));
@@ -202,6 +204,29 @@ export function verdictLine(say, result, nameOf) {
     h("p", {}, say("quiz.the_answer", { answer: result.answer })));
 }
 
+const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+
+/**
+ * The items a list answer names (`given`, split at commas, semicolons and new lines), each ticked when the
+ * judge matched it (`matched`, the suggestion's items); matches not found among the typed pieces (another
+ * accepted form) are listed ticked too, and no more than `named` rows are ticked: [{label, on}].
+ */
+export function itemRows(given, matched, named) {
+  const pieces = String(given || "").split(/[,;\n]+/).map((x) => x.trim()).filter(Boolean);
+  const unused = [...(matched || [])];
+  const rows = pieces.map((piece) => {
+    const f = fold(piece);
+    const at = unused.findIndex((m) => fold(m) === f || (f.length >= 4 && fold(m).slice(0, 4) === f.slice(0, 4)));
+    if (at < 0) return { label: piece, on: false };
+    unused.splice(at, 1);
+    return { label: piece, on: true };
+  });
+  for (const m of unused) rows.push({ label: m, on: true });
+  let ticked = rows.filter((r) => r.on).length;
+  for (const r of rows) if (r.on && ticked > named) { r.on = false; ticked -= 1; }
+  return rows;
+}
+
 /** A countdown to `deadline` (ms since the match began), from the state message's `clock`. */
 export function countdown(deadline, clock, say) {
   const el = h("span", { class: "mt-quiz-countdown", "data-testid": "quiz-countdown", role: "timer" });
@@ -219,7 +244,10 @@ export function countdown(deadline, clock, say) {
 
 /**
  * Mount the quiz area in `root`. Returns {update(stateMsg), destroy()}. `opts.key` is where the view carries
- * the step (default "ask"); `opts.nameOf(seat)` names seats (default ctx.seatName).
+ * the step (default "ask"); `opts.nameOf(seat)` names seats (default ctx.seatName). `opts.itemChecks`: for a
+ * list answer the reader gets the items named, one checkbox each (ticked where the judge matched them), and one
+ * button that confirms the ticks (an overrule with the number ticked when they changed any), instead of a
+ * number field.
  */
 export function mountQuiz(root, ctx, opts = {}) {
   const key = opts.key || "ask";
@@ -231,6 +259,7 @@ export function mountQuiz(root, ctx, opts = {}) {
   let draftTimer = null;
   let lastDraft = "";
   let typedFor = null; // the question the text box belongs to (keep what was typed across updates)
+  let ticks = { key: "", on: [] }; // the reader's ticks on a list answer's items, kept across updates
   const input = h("input", { type: "text", autocomplete: "off", "aria-label": say("quiz.answer"), "data-testid": "quiz-input", maxlength: 300 });
   input.addEventListener("input", () => {
     clearTimeout(draftTimer);
@@ -247,6 +276,27 @@ export function mountQuiz(root, ctx, opts = {}) {
     if (action.type !== "ask_type") clearTimeout(draftTimer);
     return ctx.send(action).catch(() => {});
   };
+
+  // The items named, one checkbox each; one button decides: the judge's count confirmed, or overruled.
+  function itemChecks(ask, legal) {
+    const s = ask.suggestion;
+    const key = `${ask.headings?.size}/${ask.question?.index}/${ask.question?.prompt}/${ask.given}`;
+    const rows = itemRows(ask.given, s.items, s.named);
+    if (ticks.key !== key) ticks = { key, on: rows.map((r) => r.on) };
+    const boxes = rows.map((row, i) => {
+      const box = h("input", { type: "checkbox", "data-testid": `quiz-item-${i}` });
+      box.checked = Boolean(ticks.on[i]);
+      box.addEventListener("change", () => { ticks.on[i] = box.checked; });
+      return { box, label: h("label", { class: "mt-quiz-item" }, box, " ", row.label) };
+    });
+    const decide = () => {
+      const count = Math.min(s.needed, boxes.filter((b) => b.box.checked).length);
+      send(count === s.named || !legal.has("ask_overrule") ? { type: "ask_confirm" } : { type: "ask_overrule", named: count });
+    };
+    return h("div", { class: "mt-quiz-buttons", "data-testid": "quiz-decide" },
+      h("div", { class: "mt-quiz-items", "data-testid": "quiz-item-checks" }, boxes.map((b) => b.label)),
+      h("button", { type: "button", class: "btn-primary", "data-testid": "quiz-confirm", onclick: decide }, say("quiz.confirm")));
+  }
 
   function update(msg) {
     timers.forEach((t) => clearInterval(t));
@@ -316,7 +366,8 @@ export function mountQuiz(root, ctx, opts = {}) {
       const q = ask.card?.questions?.[ask.question?.index] || {};
       const isList = q.kind === "list";
       const named = h("input", { type: "number", min: 0, max: ask.suggestion?.needed ?? 1, value: ask.suggestion?.named ?? 0, "data-testid": "quiz-named", "aria-label": say("quiz.named") });
-      parts.push(h("div", { class: "mt-quiz-buttons", "data-testid": "quiz-decide" },
+      if (isList && opts.itemChecks && ask.suggestion) parts.push(itemChecks(ask, legal));
+      else parts.push(h("div", { class: "mt-quiz-buttons", "data-testid": "quiz-decide" },
         h("button", { type: "button", class: "btn-primary", "data-testid": "quiz-confirm", onclick: () => send({ type: "ask_confirm" }) }, say("quiz.confirm")),
         isList ? h("label", {}, say("quiz.named"), " ", named) : null,
         h("button", { type: "button", "data-testid": "quiz-overrule", onclick: () => send(isList ? { type: "ask_overrule", named: Number(named.value) } : { type: "ask_overrule" }) }, say("quiz.overrule"))));

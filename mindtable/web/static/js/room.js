@@ -1,7 +1,7 @@
 // The table shell: joins or watches a room, keeps the WebSocket, shows presence and errors, and hands
 // every state/events message to the game's own module (games/<web_module>/index.js). No game rules here.
 
-import { $, announce, api, fill, forgetSeat, h, loadSeat, normalizeCode, rememberName, saveSeat, savedName, setText, settings, toast } from "./common.js";
+import { $, announce, api, fill, forgetSeat, h, loadHereSeats, loadSeat, normalizeCode, rememberName, saveSeat, savedName, setText, settings, toast } from "./common.js";
 import { Connection } from "./connection.js";
 import { loadGame, seatLabel } from "./games.js";
 import { has, initI18n, lang, languageSwitch, t } from "./i18n.js";
@@ -27,6 +27,12 @@ const shell = {
   away: new Map(), // seat -> performance.now() when we saw it go away
   result: null,
   games: null,
+  // Hot-seat (several people on this device): seat -> {seat, token, name, conn, status, state, over}, every
+  // seat this page holds; `seat` is then the one whose hands the page is in, `passTo` the one it goes to next.
+  here: null,
+  passTo: null,
+  primary: null,
+  generation: 0, // bumped when the table is taken down, so a mount still loading is dropped
 };
 
 function notice(text, kind = "error") {
@@ -78,6 +84,7 @@ function renderPresence() {
         h("span", { class: "seat-name" }, s.kind === "open" ? t("seat.open") : seatLabel(t, seats, s.seat)),
         s.kind === "bot" && !s.replaced ? h("span", { class: "badge" }, t("seat.bot")) : null,
         s.replaced ? h("span", { class: "badge", title: t("seat.replaced_help") }, t("seat.replaced")) : null,
+        shell.here?.has(s.seat) && !you ? h("span", { class: "badge badge-here" }, t("seat.here_badge")) : null,
         state === "offline" ? h("span", { class: "badge badge-offline" }, t("presence.offline_badge")) : null,
         you ? h("span", { class: "badge badge-you" }, t("seat.you")) : null,
         state !== "offline" ? h("span", { class: "sr-only" }, t(`presence.${state}`)) : null,
@@ -158,6 +165,7 @@ function renderHeader() {
 
 async function mountGame() {
   if (shell.mounting) return shell.mounting;
+  const generation = shell.generation;
   shell.mounting = (async () => {
     const root = $("#game");
     let loaded = null;
@@ -167,6 +175,7 @@ async function mountGame() {
       console.error(err);
       notice(t("error.module_failed", { name: shell.game?.web_module }));
     }
+    if (generation !== shell.generation) return; // the device was passed meanwhile: this table is not wanted
     if (!loaded) {
       shell.mounted = genericView(root);
     } else {
@@ -373,7 +382,8 @@ async function showOver(result, info = {}) {
   const reasonKey = `result.${result?.reason}`;
   const reason = shell.gameT.has?.(reasonKey) ? shell.gameT(reasonKey) : result?.reason || "";
   const cooperative = Boolean(shell.game?.cooperative);
-  const headline = shell.seat === null ? t("over.title") : mine ? (cooperative ? t("over.team_won") : t("over.you_won")) : winners.length ? t("over.you_lost") : cooperative ? t("over.team_lost") : t("over.title");
+  // Hot-seat: the page is everyone's, so the headline is nobody's ("you won" would name whoever holds it).
+  const headline = shell.seat === null || shell.here ? t("over.title") : mine ? (cooperative ? t("over.team_won") : t("over.you_won")) : winners.length ? t("over.you_lost") : cooperative ? t("over.team_lost") : t("over.title");
   const buttons = [h("a", { class: "btn", href: `replay.html?code=${code}`, "data-testid": "replay-link" }, t("over.replay")), h("a", { class: "btn", href: "index.html" }, t("nav.lobby"))];
   if (shell.token) {
     buttons.unshift(h("button", { type: "button", class: "btn-primary", onclick: rematch, "data-testid": "rematch-button" }, t("over.rematch")));
@@ -539,6 +549,11 @@ async function leave() {
     toast(err.message, "error");
     return;
   }
+  for (const entry of shell.here?.values() || []) {
+    if (entry.token === shell.token) continue;
+    await api("POST", `/api/rooms/${code}/leave`, {}, entry.token).catch(() => {});
+    entry.conn.close();
+  }
   shell.conn?.close();
   forgetSeat(code);
   location.href = "index.html";
@@ -594,8 +609,12 @@ async function main() {
   renderPresence();
   setInterval(refreshRoom, 5000);
   const saved = loadSeat(code);
+  const here = saved ? loadHereSeats(code).filter((s) => s.seat !== saved.seat) : [];
   if (params.has("spectate") || params.has("watch")) {
     watch();
+  } else if (saved && here.length) {
+    $("#leave-button").hidden = false;
+    startHotSeat(saved, here);
   } else if (saved) {
     shell.token = saved.token;
     shell.seat = saved.seat;
@@ -634,7 +653,130 @@ function initSettings() {
   });
 }
 
-window.addEventListener("beforeunload", () => shell.conn?.close());
+// -- hot-seat: several people on one device ------------------------------------------------------------------
+// The page holds a connection for each of their seats and shows one seat's table at a time: the seat whose
+// hands it is in. When that seat has nothing to do and another seat of this device has (its `legal` is not
+// empty), the table is taken down and the page says "pass the device to X"; X's table is drawn only once X
+// says they hold it. So what only one seat may see (a hand, the card the asker reads) is on the screen only
+// while that seat holds the device. Nothing here knows a game: it goes by each seat's legal actions.
+
+function startHotSeat(saved, others) {
+  shell.here = new Map();
+  for (const person of [{ seat: saved.seat, token: saved.token, name: saved.name }, ...others]) {
+    const entry = { seat: person.seat, token: person.token, name: person.name || `#${person.seat + 1}`, conn: null, status: "connecting", state: null, over: null };
+    entry.conn = new Connection({
+      code,
+      token: entry.token,
+      onMessage: localMessage(entry),
+      onStatus: (status) => {
+        entry.status = status;
+        if (entry.seat === (shell.seat ?? shell.passTo)) setStatus(status);
+      },
+    });
+    shell.here.set(entry.seat, entry);
+  }
+  shell.seat = null;
+  shell.primary = saved.seat;
+  for (const entry of shell.here.values()) entry.conn.connect();
+}
+
+function localMessage(entry) {
+  return (msg, info) => {
+    if (msg.kind === "state") entry.state = msg;
+    if (msg.kind === "over") entry.over = msg;
+    if (entry.seat === shell.seat && shell.passTo === null) {
+      onMessage(msg, info); // the seat holding the device: its table as usual
+    } else if (msg.kind === "welcome" || msg.kind === "presence") {
+      shell.room = msg.room || shell.room;
+      shell.game = msg.game || shell.game;
+      if (msg.kind === "presence" && shell.room) {
+        shell.room.seats = msg.seats;
+        if (msg.status) shell.room.status = msg.status;
+      }
+      renderHeader();
+      renderPresence();
+    } else if (msg.kind === "error" && FATAL.has(msg.code)) {
+      entry.conn.close();
+      toast(`${entry.name}: ${t(`error.${msg.code}`)}`, "error");
+    } else if (msg.kind === "over" && shell.passTo !== null) {
+      takeDevice(shell.passTo); // the game is over: every table may be seen
+      return;
+    }
+    if (msg.kind === "state") checkHolder();
+  };
+}
+
+/** Keep the device with its holder while they have something to do; else pass it to the next seat of this
+ * device (to the left of the holder) that has. At the start, once every seat's state is in, it is passed. */
+function checkHolder() {
+  const entries = [...shell.here.values()];
+  if (entries.some((e) => !e.state)) return;
+  const acting = (e) => (e.state.legal || []).length > 0;
+  const holder = shell.passTo ?? shell.seat;
+  if (holder !== null && acting(shell.here.get(holder))) return;
+  const players = shell.room?.players || Math.max(...entries.map((e) => e.seat)) + 1;
+  const from = holder ?? shell.primary;
+  const next = entries.filter(acting).sort((a, b) => ((a.seat - from + players) % players) - ((b.seat - from + players) % players))[0];
+  if (next) {
+    if (next.seat !== holder) passDevice(next.seat);
+  } else if (holder === null) passDevice(shell.primary);
+}
+
+/** Take the table down and ask for the device to go to `seat`. */
+function passDevice(seat) {
+  const entry = shell.here.get(seat);
+  shell.passTo = seat;
+  shell.generation += 1;
+  try {
+    shell.mounted?.destroy();
+  } catch (err) {
+    console.error(err);
+  }
+  shell.mounted = null;
+  shell.mounting = null;
+  shell.queue = [];
+  shell.lastState = null;
+  shell.lastStateSeq = -1;
+  shell.seat = null;
+  shell.conn = null;
+  shell.token = entry.token;
+  setStatus(entry.status);
+  // A fresh root: nothing the last holder saw (classes, attributes, elements) stays in the page.
+  const root = h("section", { id: "game", class: "game-root", "data-testid": "game-root", "data-passing": seat });
+  $("#game").replaceWith(root);
+  const ready = h("button", { type: "button", class: "btn-primary", "data-testid": "pass-ready", onclick: () => takeDevice(seat) }, t("hotseat.ready", { name: entry.name }));
+  fill(root, h("div", { class: "panel pass-device", "data-testid": "pass-device", "data-seat": seat },
+    h("h2", {}, t("hotseat.pass", { name: entry.name })),
+    h("p", { class: "muted" }, t("hotseat.pass_help", { name: entry.name })),
+    ready));
+  renderPresence();
+  announce(t("hotseat.pass", { name: entry.name }));
+  ready.focus({ preventScroll: true });
+}
+
+/** `seat` holds the device: draw its table from its latest state. */
+function takeDevice(seat) {
+  const entry = shell.here.get(seat);
+  if (shell.passTo !== seat) return;
+  shell.passTo = null;
+  shell.seat = seat;
+  shell.token = entry.token;
+  shell.conn = entry.conn;
+  const root = $("#game");
+  root.removeAttribute("data-passing");
+  fill(root);
+  setStatus(entry.status);
+  renderPresence();
+  if (entry.state) shell.queue.push([entry.state, { replayed: true }]);
+  if (entry.over) shell.queue.push([entry.over, { replayed: true }]);
+  mountGame();
+  checkHolder(); // things may have moved on while the device was passed
+}
+
+window.addEventListener("beforeunload", () => {
+  shell.conn?.close();
+  for (const entry of shell.here?.values() || []) entry.conn.close();
+});
 // For debugging from the console (and the browser tests): the shell's state, e.g. mindtableShell.conn.reconnect().
 window.mindtableShell = shell;
 shell.send = sendAction;
