@@ -9,7 +9,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from mindtable.core.codes import refuse
+from mindtable.core.codes import MAX_TIME_MS, refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Event, Result
 from mindtable.core.game import Game, State
@@ -242,7 +242,7 @@ class TheMind(Game):
         }
         if rng.algorithm != 1:  # format-1 records (the legacy generator) were played under the old rules
             state["revision"] = REVISION
-        _start_level(state, 1, rng)
+        _deal(state, 1, rng)  # the events of the first deal are not kept: nobody has joined yet
         return state
 
     def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
@@ -345,8 +345,12 @@ def _any_discards(state: State) -> bool:
     return any(state["discards"])
 
 
-def _cards_in_play(state: State) -> int:
-    return sum(len(h) for h in state["hands"]) + sum(len(a) for a in state["set_aside"])
+def _no_cards_in_play(state: State) -> bool:
+    """Whether every hand and every set-aside pile is empty (the level is done)."""
+    for cards in state["hands"]:
+        if cards:
+            return False
+    return not any(state["set_aside"])
 
 
 def _lower_card_exists(state: State, card: int) -> bool:
@@ -356,16 +360,25 @@ def _lower_card_exists(state: State, card: int) -> bool:
     return any(cards and cards[0] < card for cards in state["set_aside"])
 
 
-def _start_level(state: State, level: int, rng: Rng) -> list[Event]:
+def _deal(state: State, level: int, rng: Rng) -> None:
     players = state["players"]
     deck = rng.deal(CARDS, level * players)
     state["level"] = level
-    state["hands"] = [sorted(deck[i * level : (i + 1) * level]) for i in range(players)]
+    if level == 1:
+        state["hands"] = [[card] for card in deck]
+    else:
+        state["hands"] = [sorted(deck[i * level : (i + 1) * level]) for i in range(players)]
     state["set_aside"] = [[] for _ in range(players)]
     state["discards"] = [[] for _ in range(players)]
     state["pile"] = []
     state["unchecked_error"] = False
-    _refocus(state)
+    state["phase"] = REFOCUS
+    state["ready"] = [False] * players
+
+
+def _start_level(state: State, level: int, rng: Rng) -> list[Event]:
+    _deal(state, level, rng)
+    players = state["players"]
     events = [
         Event(
             "level_started",
@@ -410,8 +423,10 @@ def _take_card(state: State, seat: int) -> int:
 def _play(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     card = _take_card(state, seat)
-    highest = max((entry["card"] for entry in state["pile"]), default=0)
-    state["pile"].append({"seat": seat, "card": card})
+    pile = state["pile"]
+    # The highest card before this one matters only while a mistake is unchecked.
+    highest = max((entry["card"] for entry in pile), default=0) if state["unchecked_error"] else 0
+    pile.append({"seat": seat, "card": card})
     if state["mode"] == "blind":
         events = [Event("card_played", {"seat": seat, "face_down": True})]
         return events + _after_card(state, rng)
@@ -423,7 +438,9 @@ def _play(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         if state["detection"] == "table":
             return events + _lose_life_and_set_aside(state, card, seat, "out_of_order", rng)
         state["unchecked_error"] = True
-    return events + _after_card(state, rng)
+    elif _no_cards_in_play(state):
+        return events + _complete_level(state, rng)
+    return events
 
 
 def _stop(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
@@ -462,7 +479,7 @@ def _lose_life_and_set_aside(state: State, card: int, seat: int | None, cause: s
         state["phase"] = LOST
         events.append(Event("game_lost", {"level": state["level"]}))
         return events
-    if _cards_in_play(state) == 0:
+    if _no_cards_in_play(state):
         return events + _complete_level(state, rng)
     _refocus(state)
     return events
@@ -493,14 +510,14 @@ def _maybe_carry_proposal(state: State, rng: Rng) -> list[Event]:
     ):
         # The discards lie face up: one below a card on the pile shows the unstopped mistake.
         return events + _lose_life_and_set_aside(state, highest, _played_by(state, highest), "evident", rng)
-    if _cards_in_play(state) == 0:
+    if _no_cards_in_play(state):
         return events + _complete_level(state, rng)
     _refocus(state)
     return events
 
 
 def _after_card(state: State, rng: Rng) -> list[Event]:
-    if _cards_in_play(state) == 0:
+    if _no_cards_in_play(state):
         return _complete_level(state, rng)
     return []
 
@@ -622,7 +639,88 @@ def validate_state(state: State, players: int) -> None:
     state.setdefault("last_level", SETUP[players][2])
 
 
-MOVES = MoveTable(
+class _Moves(MoveTable):
+    """The move table, with The Mind's usual cases listed and checked by hand (speed, issue 14).
+
+    Each fast path answers exactly what the declared moves answer (``MoveTable.legal_actions`` and
+    ``MoveTable.quick_normalize``, checked on random positions by ``tests/core/test_fast_paths.py``); any case it
+    does not cover goes to them.
+    """
+
+    __slots__ = ()
+
+    def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[dict[str, Any]]:
+        phase = state["phase"]
+        proposal = state["proposal"]
+        if phase == PLAYING:
+            if proposal is not None:
+                return _votes(proposal, seat)  # play, stop, a star and the end all wait for the proposal
+            actions = []
+            hand = state["hands"][seat]
+            aside = state["set_aside"][seat]
+            if hand or aside:
+                lowest = (min(hand[0], aside[0]) if hand and aside else hand[0]) if hand else aside[0]
+                actions.append({"type": "play", "seat": seat, "card": lowest})
+            if state["detection"] == "players" and state["mode"] == "normal" and state["pile"]:
+                actions.append({"type": "stop", "seat": seat})
+            if state["stars"] > 0:
+                actions.append({"type": "propose_star", "seat": seat})
+            return actions  # the end may be proposed only before a level begins
+        if phase == REFOCUS:
+            actions = [] if state["ready"][seat] else [{"type": "ready", "seat": seat}]
+            if proposal is not None:
+                return actions + _votes(proposal, seat)
+            if state["mode"] == "blind" and not state["pile"] and not _any_discards(state):
+                actions.append({"type": "propose_end", "seat": seat})
+            return actions
+        return MoveTable.legal_actions(self, state, seat, at)
+
+    def quick_normalize(
+        self, state: State, action: dict[str, Any], players: int, clock: int, realtime: bool
+    ) -> dict[str, Any] | None:
+        seat = action.get("seat")
+        at = action.get("at")
+        kind = action.get("type")
+        if type(seat) is int and 0 <= seat < players and type(at) is int and clock <= at <= MAX_TIME_MS:
+            size = len(action)
+            if kind == "play" and state["phase"] == PLAYING and state["proposal"] is None:
+                hand = state["hands"][seat]
+                aside = state["set_aside"][seat]
+                if hand or aside:
+                    lowest = (min(hand[0], aside[0]) if hand and aside else hand[0]) if hand else aside[0]
+                    card = action.get("card")
+                    if card is None and size == 3:
+                        return {"type": "play", "seat": seat, "at": at, "card": lowest}
+                    if type(card) is int and card == lowest and size == 4:
+                        return {"type": "play", "seat": seat, "at": at, "card": card}
+            elif size == 3:
+                if kind == "ready":
+                    if state["phase"] == REFOCUS and not state["ready"][seat]:
+                        return {"type": "ready", "seat": seat, "at": at}
+                elif kind == "agree" or kind == "reject":
+                    proposal = state["proposal"]
+                    if proposal is not None and seat not in proposal["agreed"]:
+                        return {"type": kind, "seat": seat, "at": at}
+                elif (
+                    kind == "propose_star"
+                    and state["phase"] == PLAYING
+                    and state["proposal"] is None
+                    and state["stars"] > 0
+                ):
+                    return {"type": kind, "seat": seat, "at": at}
+        return MoveTable.quick_normalize(self, state, action, players, clock, realtime)
+
+
+def _votes(proposal: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Agree, withdraw (the proposer only) and reject, as listed while a proposal waits."""
+    if seat in proposal["agreed"]:
+        return [{"type": "withdraw", "seat": seat}] if proposal.get("by") == seat else []
+    if proposal.get("by") == seat:
+        return [{"type": "agree", "seat": seat}, {"type": "withdraw", "seat": seat}, {"type": "reject", "seat": seat}]
+    return [{"type": "agree", "seat": seat}, {"type": "reject", "seat": seat}]
+
+
+MOVES = _Moves(
     [
         Move(
             "ready",
