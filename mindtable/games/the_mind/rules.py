@@ -6,6 +6,8 @@ See ``docs/rules/the-mind.md`` for the sentence of the book each rule implements
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
+from operator import itemgetter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -25,6 +27,7 @@ SETUP = {2: (2, 1, 12), 3: (3, 1, 10), 4: (4, 1, 8)}
 #: Level -> reward printed in the corner of its level card, granted on completing that level.
 REWARDS = {2: "star", 3: "life", 5: "star", 6: "life", 8: "star", 9: "life"}
 
+_CARD = itemgetter("card")
 REFOCUS, PLAYING, WON, LOST, FINISHED = "refocus", "playing", "won", "lost", "finished"
 OVER_PHASES = (WON, LOST, FINISHED)
 
@@ -275,12 +278,12 @@ class TheMind(Game):
             "max_stars": MAX_STARS,
             "reward": REWARDS.get(state["level"]),
             "hand": list(state["hands"][seat]) if seat is not None else None,
-            "hand_counts": [len(hand) for hand in state["hands"]],
-            "set_aside": [list(cards) for cards in state["set_aside"]],
-            "discards": [list(cards) for cards in state["discards"]],
-            "pile": [{"seat": p["seat"]} if blind else dict(p) for p in pile],
+            "hand_counts": list(map(len, state["hands"])),
+            "set_aside": list(map(list, state["set_aside"])),
+            "discards": list(map(list, state["discards"])),
+            "pile": [{"seat": p["seat"]} for p in pile] if blind else list(map(dict, pile)),
             "top": None if blind or not pile else pile[-1]["card"],
-            "highest_played": None if blind or not pile else max(p["card"] for p in pile),
+            "highest_played": None if blind or not pile else max(map(_CARD, pile)),
             "ready": list(state["ready"]),
             "proposal": None
             if state["proposal"] is None
@@ -358,7 +361,10 @@ def _lower_card_exists(state: State, card: int) -> bool:
     for cards in state["hands"]:
         if cards and cards[0] < card:
             return True
-    return any(cards and cards[0] < card for cards in state["set_aside"])
+    for cards in state["set_aside"]:  # noqa: SIM110 -- a loop is quicker than any() on a generator here
+        if cards and cards[0] < card:
+            return True
+    return False
 
 
 def _deal(state: State, level: int, rng: Rng) -> None:
@@ -423,7 +429,9 @@ def _take_card(state: State, seat: int) -> int:
 
 def _play(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
-    card = _take_card(state, seat)
+    hand = state["hands"][seat]
+    aside = state["set_aside"][seat]
+    card = int(aside.pop(0)) if aside and (not hand or aside[0] < hand[0]) else int(hand.pop(0))  # _take_card
     pile = state["pile"]
     # The highest card before this one matters only while a mistake is unchecked.
     highest = max((entry["card"] for entry in pile), default=0) if state["unchecked_error"] else 0
@@ -462,7 +470,7 @@ def _played_by(state: State, card: int) -> int | None:
 def _lose_life_and_set_aside(state: State, card: int, seat: int | None, cause: str, rng: Rng) -> list[Event]:
     moved: dict[str, list[int]] = {}
     for owner, hand in enumerate(state["hands"]):
-        lower = [c for c in hand if c < card]
+        lower = hand[: bisect_left(hand, card)]  # hands are kept in order: the cards below ``card`` come first
         if lower:
             del hand[: len(lower)]
             state["set_aside"][owner] = sorted(state["set_aside"][owner] + lower)
