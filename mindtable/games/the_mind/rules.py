@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
-from operator import itemgetter
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from mindtable.core.codes import MAX_TIME_MS, refuse
