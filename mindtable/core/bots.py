@@ -68,39 +68,51 @@ class Observation:
 class Decision:
     """The action a bot wants, and for real-time games the time it wants it (``None``: now). Read-only."""
 
-    __slots__ = ("action", "at")
+    # Private slots behind read-only properties: assigning raises FrozenInstanceError; making one is cheap.
+    __slots__ = ("_action", "_at")
     __match_args__ = ("action", "at")
-    if TYPE_CHECKING:
-        action: dict[str, Any]
-        at: int | None
 
     def __init__(self, action: dict[str, Any], at: int | None = None) -> None:
-        _set_action(self, action)
-        _set_at(self, at)
+        self._action = action
+        self._at = at
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    @property
+    def action(self) -> dict[str, Any]:
+        return self._action
 
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    @action.setter
+    def action(self, value: Any) -> None:
+        raise FrozenInstanceError("cannot assign to field 'action'")
+
+    @action.deleter
+    def action(self) -> None:
+        raise FrozenInstanceError("cannot delete field 'action'")
+
+    @property
+    def at(self) -> int | None:
+        return self._at
+
+    @at.setter
+    def at(self, value: Any) -> None:
+        raise FrozenInstanceError("cannot assign to field 'at'")
+
+    @at.deleter
+    def at(self) -> None:
+        raise FrozenInstanceError("cannot delete field 'at'")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         assert isinstance(other, Decision)
-        return self.action == other.action and self.at == other.at
+        return self._action == other._action and self._at == other._at
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"Decision(action={self.action!r}, at={self.at!r})"
+        return f"Decision(action={self._action!r}, at={self._at!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Decision, (self.action, self.at))
-
-
-_set_action: Any = Decision.__dict__["action"].__set__
-_set_at: Any = Decision.__dict__["at"].__set__
+        return (Decision, (self._action, self._at))
 
 
 class Bot(Protocol):

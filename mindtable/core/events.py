@@ -20,50 +20,73 @@ class Event:
     False
     """
 
-    __slots__ = ("data", "to", "type")
+    # The fields live in private slots behind read-only properties: assigning a field raises
+    # FrozenInstanceError, and making an event costs three plain slot writes (issue 14).
+    __slots__ = ("_data", "_to", "_type")
     __match_args__ = ("type", "data", "to")
 
-    type: str
-    data: Mapping[str, Any]
-    to: tuple[int, ...] | None
-
     def __init__(self, type: str, data: Mapping[str, Any] | None = None, to: tuple[int, ...] | None = None) -> None:
-        _set_type(self, type)
-        _set_data(self, {} if data is None else data)
-        _set_to(self, to)
+        self._type = type
+        self._data = {} if data is None else data
+        self._to = to
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    @property
+    def type(self) -> str:
+        return self._type
 
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    @type.setter
+    def type(self, value: Any) -> None:
+        raise FrozenInstanceError("cannot assign to field 'type'")
+
+    @type.deleter
+    def type(self) -> None:
+        raise FrozenInstanceError("cannot delete field 'type'")
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        return self._data
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        raise FrozenInstanceError("cannot assign to field 'data'")
+
+    @data.deleter
+    def data(self) -> None:
+        raise FrozenInstanceError("cannot delete field 'data'")
+
+    @property
+    def to(self) -> tuple[int, ...] | None:
+        return self._to
+
+    @to.setter
+    def to(self, value: Any) -> None:
+        raise FrozenInstanceError("cannot assign to field 'to'")
+
+    @to.deleter
+    def to(self) -> None:
+        raise FrozenInstanceError("cannot delete field 'to'")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         assert isinstance(other, Event)
-        return (self.type, self.data, self.to) == (other.type, other.data, other.to)
+        return (self._type, self._data, self._to) == (other._type, other._data, other._to)
 
     def __hash__(self) -> int:
-        return hash((self.type, self.data, self.to))
+        return hash((self._type, self._data, self._to))
 
     def __repr__(self) -> str:
-        return f"Event(type={self.type!r}, data={self.data!r}, to={self.to!r})"
+        return f"Event(type={self._type!r}, data={self._data!r}, to={self._to!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Event, (self.type, self.data, self.to))
+        return (Event, (self._type, self._data, self._to))
 
     def visible_to(self, seat: int | None) -> bool:
-        return self.to is None or (seat is not None and seat in self.to)
+        to = self._to
+        return to is None or (seat is not None and seat in to)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, **self.data}
-
-
-# The slots' own setters: an event is written once, in __init__, without going through __setattr__.
-_set_type: Any = Event.__dict__["type"].__set__
-_set_data: Any = Event.__dict__["data"].__set__
-_set_to: Any = Event.__dict__["to"].__set__
+        return {"type": self._type, **self._data}
 
 
 def events_for(events: list[Event], seat: int | None) -> list[dict[str, Any]]:

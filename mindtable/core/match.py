@@ -53,8 +53,10 @@ class Match:
 
     __slots__ = (
         "_actions",
+        "_effects",
         "_lenient",
         "_lister",
+        "_realtime",
         "_result",
         "_start_data",
         "_start_frozen",
@@ -96,32 +98,36 @@ class Match:
         #: Replaying a format-1 record: fields the game does not declare are dropped instead of refused.
         self._lenient = False
         # Fast paths, used when the game takes listing, checking and applying from its move table unchanged.
-        kind = type(game)
-        table = game.moves
-        plain = table is not None and kind.normalize_action is Game.normalize_action and kind.apply is Game.apply
-        self._table = table if plain else None
-        self._lister = table.legal_actions if table is not None and kind.legal_actions is Game.legal_actions else None
+        fast = _FAST_PATHS.get(game)
+        if fast is None:
+            fast = _FAST_PATHS[game] = _fast_paths(game)
+        self._table, self._effects, self._lister, self._realtime = fast
 
     def _freeze_start(self) -> None:
         """Keep the start cheaply (a marshal copy of the state); the JSON snapshot is built when first asked for."""
+        rng = self.rng.to_dict()
+        try:  # the usual case: options and state are plain data, frozen together
+            self._start_frozen = (None, rng, self.clock, marshal.dumps((self.options, self.state)))
+            return
+        except (ValueError, TypeError):
+            pass
         try:
             state = marshal.dumps(self.state)
         except (ValueError, TypeError):  # not plain data: take the JSON snapshot now, as it always was
             self._start_data = self._snapshot_now()
             return
-        options = self.options
-        if all(type(value) in _SCALARS for value in options.values()):
-            options = dict(options)
-        else:
-            options = copy.deepcopy(options)
-        self._start_frozen = (options, self.rng.to_dict(), self.clock, state)
+        self._start_frozen = (copy.deepcopy(self.options), rng, self.clock, state)
 
     @property
     def _start(self) -> dict[str, Any]:
         start = self._start_data
         if start is None:
             assert self._start_frozen is not None
-            options, rng, clock, state = self._start_frozen
+            options, rng, clock, frozen = self._start_frozen
+            if options is None:
+                options, state = marshal.loads(frozen)
+            else:
+                state = marshal.loads(frozen)
             start = self._start_data = {
                 "format": SNAPSHOT_FORMAT,
                 "game": self.game.id,
@@ -130,7 +136,7 @@ class Match:
                 "seed": self.seed,
                 "rng": dict(rng),
                 "clock": clock,
-                "state": json.loads(json.dumps(marshal.loads(state))),
+                "state": json.loads(json.dumps(state)),
             }
             self._start_frozen = None
         return start
@@ -180,9 +186,20 @@ class Match:
         table = self._table
         if table is not None and type(action) is dict and self._result is None and not self._lenient:
             # The usual case, checked in one pass; anything unusual (and every refusal) takes the full path below.
-            normal = table.quick_normalize(self.state, action, self.players, self.clock, self.game.realtime)
+            state = self.state
+            normal = table.quick_normalize(state, action, self.players, self.clock, self._realtime)
             if normal is not None:
-                return self._commit(normal)
+                try:
+                    events = self._effects[normal["type"]](state, normal, self.rng)
+                except Exception:
+                    self._restore()  # a rules bug, since the check passed: back to how it was, then re-raise
+                    raise
+                at = normal.get("at")
+                if at is not None:
+                    self.clock = at
+                self._actions.append(normal)
+                self._result = self.game.result(state)
+                return events
         action = self._envelope(action)
         if self._result is not None:
             raise self.game.explain(refuse("match_over"))
@@ -395,6 +412,19 @@ class Match:
         return record
 
 
+#: game -> (move table for the one-pass check or None, move type -> effect, the table's lister or None, realtime).
+_FAST_PATHS: dict[Game, tuple[Any, dict[str, Any], Any, bool]] = {}
+
+
+def _fast_paths(game: Game) -> tuple[Any, dict[str, Any], Any, bool]:
+    kind = type(game)
+    table = game.moves
+    plain = table is not None and kind.normalize_action is Game.normalize_action and kind.apply is Game.apply
+    lister = table.legal_actions if table is not None and kind.legal_actions is Game.legal_actions else None
+    effects = {move.type: move.effect for move in table.moves} if table is not None else {}
+    return (table if plain else None), effects, lister, bool(game.realtime)
+
+
 def _kind(value: Any) -> str:
     return type(value).__name__
 
@@ -406,6 +436,11 @@ _RESOLVED: dict[tuple[Any, ...], dict[str, Any]] = {}
 def _resolve_options(game: Game, players: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     key: tuple[Any, ...] | None = None
     if type(players) is int and type(options) is dict:
+        if not options:
+            key = (game, players, ())
+            known = _RESOLVED.get(key)
+            if known is not None:
+                return dict(known)
         items = tuple((name, type(value), value) for name, value in options.items())  # True is not 1 here
         if all(kind in _SCALARS for _, kind, _ in items):
             key = (game, players, items)

@@ -113,12 +113,34 @@ class Stream:
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         """``k`` distinct items in random order: the first ``k`` steps of a Fisher-Yates shuffle."""
-        pool = list(items)
-        n = len(pool)
+        if type(items) not in (list, tuple, range):
+            items = list(items)
+        n = len(items)
         if not 0 <= k <= n:
             raise ValueError(f"sample() of {k} from {n} items")
         # i + below(n - i) for each i, with the generator inlined (the same numbers).
         state = self._state
+        if k * 4 <= n:
+            # A few items from many (a deal): the same swaps, kept in a dict of moved positions, not a copy.
+            moved: dict[int, int] = {}
+            taken: list[T] = []
+            for i in range(k):
+                bound = n - i
+                state = (state + GOLDEN) & MASK
+                z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & MASK
+                z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK
+                m = (z ^ (z >> 31)) * bound
+                if m & MASK < bound:
+                    self._state = state
+                    m = self._reject(m, bound)
+                    state = self._state
+                j = i + (m >> 64)
+                here = moved.get(i, i)
+                taken.append(items[moved.get(j, j)])
+                moved[j] = here
+            self._state = state
+            return taken
+        pool = list(items)
         for i in range(k):
             bound = n - i
             state = (state + GOLDEN) & MASK
@@ -142,15 +164,33 @@ class Stream:
         return m
 
 
+#: ``mix64(draws + GOLDEN)`` for the first draws of a match: half of every stream's start, computed once.
+_MIXED_DRAWS = tuple(mix64((draws + GOLDEN) & MASK) for draws in range(512))
+
+
 class Rng:
     """Deterministic randomness for one match: ``seed``, how many draws were made, and the algorithm."""
 
-    __slots__ = ("algorithm", "draws", "seed")
+    __slots__ = ("_mixed", "algorithm", "draws", "seed")
 
     def __init__(self, seed: int, draws: int = 0, algorithm: int = ALGORITHM) -> None:
         self.seed = seed
         self.draws = draws
         self.algorithm = algorithm
+        #: (seed, mix64(seed)): the seed's half of every stream's start, kept once computed.
+        self._mixed: tuple[int, int] | None = None
+
+    def _stream2(self) -> Stream:
+        """The next draw's stream of algorithm 2: ``Stream(seed, draws)`` with its two halves looked up."""
+        draws = self.draws
+        self.draws = draws + 1
+        seed = self.seed
+        mixed = self._mixed
+        if mixed is None or mixed[0] != seed:
+            mixed = self._mixed = (seed, mix64(seed & MASK))
+        stream: Stream = Stream.__new__(Stream)
+        stream._state = mixed[1] ^ (_MIXED_DRAWS[draws] if 0 <= draws < 512 else mix64((draws + GOLDEN) & MASK))
+        return stream
 
     def __repr__(self) -> str:
         return f"Rng(seed={self.seed}, draws={self.draws}, algorithm={self.algorithm})"
@@ -164,7 +204,8 @@ class Rng:
         self.draws = draws + 1
         if self.algorithm == 1:
             return random.Random(f"mindtable/{self.seed}/{draws}")
-        return Stream(self.seed, draws)
+        self.draws = draws
+        return self._stream2()
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         self.stream().shuffle(items)
@@ -182,12 +223,11 @@ class Rng:
         Algorithm 1 shuffled the whole sequence and took the first ``count``; algorithm 2 only draws what it
         deals.
         """
-        stream = self.stream()
         if self.algorithm == 1:
             pool = list(items)
-            stream.shuffle(pool)
+            self.stream().shuffle(pool)
             return pool[:count]
-        result: list[T] = stream.sample(items, count)
+        result: list[T] = self._stream2().sample(items, count)
         return result
 
     def to_dict(self) -> dict[str, int]:

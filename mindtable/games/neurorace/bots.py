@@ -110,7 +110,8 @@ class SolverBot:
     def decide(self, observation: Observation) -> Decision | None:
         view = observation.view
         me = view["players"][self.seat]
-        signature = (view["phase"], view["round"], repr(me["slots"]), repr(me["hand"]), me["level"], view.get("ready"))
+        # The view's own lists and dicts (built afresh each step, never changed after): compared, not printed.
+        signature = (view["phase"], view["round"], me["slots"], me["hand"], me["level"], view.get("ready"))
         if signature != self._signature:
             self._signature = signature
             self._since = observation.now

@@ -84,6 +84,17 @@ def tile_side(tile: int, up: int) -> Side:
     return TILES[tile][up]
 
 
+def _centre_view(centre: list[Any]) -> list[dict[str, Any]]:
+    """The centre's tiles as views show them: ``{"spot", "up": side_dict(...)}``, built inline (speed, issue 14)."""
+    tiles = TILES
+    shown = []
+    for spot, entry in enumerate(centre):
+        if entry is not None:
+            side = tiles[entry[0]][entry[1]]
+            shown.append({"spot": spot, "up": {"symbol": side[0], "colour": side[1], "number": side[2]}})
+    return shown
+
+
 #: NeuroRace's reason codes (besides the core's), with their English templates.
 CODES = {
     "round_running": "round {round} is already running",
@@ -602,11 +613,7 @@ class NeuroRace(Game):
             "round_started_at": state["round_started_at"],
             "time_up_at": due,
             "limit_ms": state["limit_ms"],
-            "centre": [
-                {"spot": spot, "up": side_dict(tile_side(entry[0], entry[1]))}
-                for spot, entry in enumerate(state["centre"])
-                if entry is not None
-            ],
+            "centre": _centre_view(state["centre"]),
             "players": players,
             "last_stop": state["last_stop"],
             "you": seat,

@@ -6,10 +6,12 @@ See ``docs/rules/the-mind.md`` for the sentence of the book each rule implements
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar
 
-from mindtable.core.codes import refuse
+from mindtable.core.codes import MAX_TIME_MS, refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Event, Result
 from mindtable.core.game import Game, State
@@ -25,6 +27,7 @@ SETUP = {2: (2, 1, 12), 3: (3, 1, 10), 4: (4, 1, 8)}
 #: Level -> reward printed in the corner of its level card, granted on completing that level.
 REWARDS = {2: "star", 3: "life", 5: "star", 6: "life", 8: "star", 9: "life"}
 
+_CARD = itemgetter("card")
 REFOCUS, PLAYING, WON, LOST, FINISHED = "refocus", "playing", "won", "lost", "finished"
 OVER_PHASES = (WON, LOST, FINISHED)
 
@@ -229,11 +232,12 @@ class TheMind(Game):
             "lives": options["lives"],
             "stars": options["stars"],
             "phase": REFOCUS,
-            "hands": [[] for _ in range(players)],
-            "set_aside": [[] for _ in range(players)],
-            "pile": [],
-            "discards": [[] for _ in range(players)],
-            "ready": [False] * players,
+            # Hands, set-aside cards, pile, discards and ready flags are filled in by the first deal (below).
+            "hands": None,
+            "set_aside": None,
+            "pile": None,
+            "discards": None,
+            "ready": None,
             "proposal": None,
             "unchecked_error": False,
             "levels_completed": 0,
@@ -242,7 +246,7 @@ class TheMind(Game):
         }
         if rng.algorithm != 1:  # format-1 records (the legacy generator) were played under the old rules
             state["revision"] = REVISION
-        _start_level(state, 1, rng)
+        _deal(state, 1, rng)  # the events of the first deal are not kept: nobody has joined yet
         return state
 
     def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
@@ -274,12 +278,12 @@ class TheMind(Game):
             "max_stars": MAX_STARS,
             "reward": REWARDS.get(state["level"]),
             "hand": list(state["hands"][seat]) if seat is not None else None,
-            "hand_counts": [len(hand) for hand in state["hands"]],
-            "set_aside": [list(cards) for cards in state["set_aside"]],
-            "discards": [list(cards) for cards in state["discards"]],
-            "pile": [{"seat": p["seat"]} if blind else dict(p) for p in pile],
+            "hand_counts": list(map(len, state["hands"])),
+            "set_aside": list(map(list, state["set_aside"])),
+            "discards": list(map(list, state["discards"])),
+            "pile": [{"seat": p["seat"]} for p in pile] if blind else list(map(dict, pile)),
             "top": None if blind or not pile else pile[-1]["card"],
-            "highest_played": None if blind or not pile else max(p["card"] for p in pile),
+            "highest_played": None if blind or not pile else max(map(_CARD, pile)),
             "ready": list(state["ready"]),
             "proposal": None
             if state["proposal"] is None
@@ -345,27 +349,43 @@ def _any_discards(state: State) -> bool:
     return any(state["discards"])
 
 
-def _cards_in_play(state: State) -> int:
-    return sum(len(h) for h in state["hands"]) + sum(len(a) for a in state["set_aside"])
+def _no_cards_in_play(state: State) -> bool:
+    """Whether every hand and every set-aside pile is empty (the level is done)."""
+    for cards in state["hands"]:
+        if cards:
+            return False
+    return not any(state["set_aside"])
 
 
 def _lower_card_exists(state: State, card: int) -> bool:
     for cards in state["hands"]:
         if cards and cards[0] < card:
             return True
-    return any(cards and cards[0] < card for cards in state["set_aside"])
+    for cards in state["set_aside"]:  # noqa: SIM110 -- a loop is quicker than any() on a generator here
+        if cards and cards[0] < card:
+            return True
+    return False
 
 
-def _start_level(state: State, level: int, rng: Rng) -> list[Event]:
+def _deal(state: State, level: int, rng: Rng) -> None:
     players = state["players"]
     deck = rng.deal(CARDS, level * players)
     state["level"] = level
-    state["hands"] = [sorted(deck[i * level : (i + 1) * level]) for i in range(players)]
+    if level == 1:
+        state["hands"] = [[card] for card in deck]
+    else:
+        state["hands"] = [sorted(deck[i * level : (i + 1) * level]) for i in range(players)]
     state["set_aside"] = [[] for _ in range(players)]
     state["discards"] = [[] for _ in range(players)]
     state["pile"] = []
     state["unchecked_error"] = False
-    _refocus(state)
+    state["phase"] = REFOCUS
+    state["ready"] = [False] * players
+
+
+def _start_level(state: State, level: int, rng: Rng) -> list[Event]:
+    _deal(state, level, rng)
+    players = state["players"]
     events = [
         Event(
             "level_started",
@@ -409,9 +429,13 @@ def _take_card(state: State, seat: int) -> int:
 
 def _play(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
-    card = _take_card(state, seat)
-    highest = max((entry["card"] for entry in state["pile"]), default=0)
-    state["pile"].append({"seat": seat, "card": card})
+    hand = state["hands"][seat]
+    aside = state["set_aside"][seat]
+    card = int(aside.pop(0)) if aside and (not hand or aside[0] < hand[0]) else int(hand.pop(0))  # _take_card
+    pile = state["pile"]
+    # The highest card before this one matters only while a mistake is unchecked.
+    highest = max((entry["card"] for entry in pile), default=0) if state["unchecked_error"] else 0
+    pile.append({"seat": seat, "card": card})
     if state["mode"] == "blind":
         events = [Event("card_played", {"seat": seat, "face_down": True})]
         return events + _after_card(state, rng)
@@ -423,7 +447,9 @@ def _play(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         if state["detection"] == "table":
             return events + _lose_life_and_set_aside(state, card, seat, "out_of_order", rng)
         state["unchecked_error"] = True
-    return events + _after_card(state, rng)
+    elif _no_cards_in_play(state):
+        return events + _complete_level(state, rng)
+    return events
 
 
 def _stop(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
@@ -444,7 +470,7 @@ def _played_by(state: State, card: int) -> int | None:
 def _lose_life_and_set_aside(state: State, card: int, seat: int | None, cause: str, rng: Rng) -> list[Event]:
     moved: dict[str, list[int]] = {}
     for owner, hand in enumerate(state["hands"]):
-        lower = [c for c in hand if c < card]
+        lower = hand[: bisect_left(hand, card)]  # hands are kept in order: the cards below ``card`` come first
         if lower:
             del hand[: len(lower)]
             state["set_aside"][owner] = sorted(state["set_aside"][owner] + lower)
@@ -462,7 +488,7 @@ def _lose_life_and_set_aside(state: State, card: int, seat: int | None, cause: s
         state["phase"] = LOST
         events.append(Event("game_lost", {"level": state["level"]}))
         return events
-    if _cards_in_play(state) == 0:
+    if _no_cards_in_play(state):
         return events + _complete_level(state, rng)
     _refocus(state)
     return events
@@ -493,14 +519,14 @@ def _maybe_carry_proposal(state: State, rng: Rng) -> list[Event]:
     ):
         # The discards lie face up: one below a card on the pile shows the unstopped mistake.
         return events + _lose_life_and_set_aside(state, highest, _played_by(state, highest), "evident", rng)
-    if _cards_in_play(state) == 0:
+    if _no_cards_in_play(state):
         return events + _complete_level(state, rng)
     _refocus(state)
     return events
 
 
 def _after_card(state: State, rng: Rng) -> list[Event]:
-    if _cards_in_play(state) == 0:
+    if _no_cards_in_play(state):
         return _complete_level(state, rng)
     return []
 
@@ -622,7 +648,88 @@ def validate_state(state: State, players: int) -> None:
     state.setdefault("last_level", SETUP[players][2])
 
 
-MOVES = MoveTable(
+class _Moves(MoveTable):
+    """The move table, with The Mind's usual cases listed and checked by hand (speed, issue 14).
+
+    Each fast path answers exactly what the declared moves answer (``MoveTable.legal_actions`` and
+    ``MoveTable.quick_normalize``, checked on random positions by ``tests/core/test_fast_paths.py``); any case it
+    does not cover goes to them.
+    """
+
+    __slots__ = ()
+
+    def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[dict[str, Any]]:
+        phase = state["phase"]
+        proposal = state["proposal"]
+        if phase == PLAYING:
+            if proposal is not None:
+                return _votes(proposal, seat)  # play, stop, a star and the end all wait for the proposal
+            actions = []
+            hand = state["hands"][seat]
+            aside = state["set_aside"][seat]
+            if hand or aside:
+                lowest = (min(hand[0], aside[0]) if hand and aside else hand[0]) if hand else aside[0]
+                actions.append({"type": "play", "seat": seat, "card": lowest})
+            if state["detection"] == "players" and state["mode"] == "normal" and state["pile"]:
+                actions.append({"type": "stop", "seat": seat})
+            if state["stars"] > 0:
+                actions.append({"type": "propose_star", "seat": seat})
+            return actions  # the end may be proposed only before a level begins
+        if phase == REFOCUS:
+            actions = [] if state["ready"][seat] else [{"type": "ready", "seat": seat}]
+            if proposal is not None:
+                return actions + _votes(proposal, seat)
+            if state["mode"] == "blind" and not state["pile"] and not _any_discards(state):
+                actions.append({"type": "propose_end", "seat": seat})
+            return actions
+        return MoveTable.legal_actions(self, state, seat, at)
+
+    def quick_normalize(
+        self, state: State, action: dict[str, Any], players: int, clock: int, realtime: bool
+    ) -> dict[str, Any] | None:
+        seat = action.get("seat")
+        at = action.get("at")
+        kind = action.get("type")
+        if type(seat) is int and 0 <= seat < players and type(at) is int and clock <= at <= MAX_TIME_MS:
+            size = len(action)
+            if kind == "play" and state["phase"] == PLAYING and state["proposal"] is None:
+                hand = state["hands"][seat]
+                aside = state["set_aside"][seat]
+                if hand or aside:
+                    lowest = (min(hand[0], aside[0]) if hand and aside else hand[0]) if hand else aside[0]
+                    card = action.get("card")
+                    if card is None and size == 3:
+                        return {"type": "play", "seat": seat, "at": at, "card": lowest}
+                    if type(card) is int and card == lowest and size == 4:
+                        return {"type": "play", "seat": seat, "at": at, "card": card}
+            elif size == 3:
+                if kind == "ready":
+                    if state["phase"] == REFOCUS and not state["ready"][seat]:
+                        return {"type": "ready", "seat": seat, "at": at}
+                elif kind == "agree" or kind == "reject":
+                    proposal = state["proposal"]
+                    if proposal is not None and seat not in proposal["agreed"]:
+                        return {"type": kind, "seat": seat, "at": at}
+                elif (
+                    kind == "propose_star"
+                    and state["phase"] == PLAYING
+                    and state["proposal"] is None
+                    and state["stars"] > 0
+                ):
+                    return {"type": kind, "seat": seat, "at": at}
+        return MoveTable.quick_normalize(self, state, action, players, clock, realtime)
+
+
+def _votes(proposal: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Agree, withdraw (the proposer only) and reject, as listed while a proposal waits."""
+    if seat in proposal["agreed"]:
+        return [{"type": "withdraw", "seat": seat}] if proposal.get("by") == seat else []
+    if proposal.get("by") == seat:
+        return [{"type": "agree", "seat": seat}, {"type": "withdraw", "seat": seat}, {"type": "reject", "seat": seat}]
+    return [{"type": "agree", "seat": seat}, {"type": "reject", "seat": seat}]
+
+
+MOVES = _Moves(
     [
         Move(
             "ready",
