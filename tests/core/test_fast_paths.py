@@ -12,7 +12,6 @@ from mindtable.core import driver
 from mindtable.core.bots import Decision, Observation, observe
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event
-from mindtable.core.moves import MoveTable
 from mindtable.core.rng import Rng, Stream
 from mindtable.games.neurorace import bots as neurorace_bots
 from mindtable.games.neurorace.bots import SolverBot
@@ -47,18 +46,6 @@ def test_every_seats_view_built_together_equals_its_own_view(game_id: str, playe
     for match in _random_positions(game_id, players, options, seed=3):
         together = match.views(list(range(players)))
         assert together == {seat: match.view(seat) for seat in range(players)}
-
-
-@pytest.mark.parametrize(("game_id", "players", "options"), GAMES)
-def test_a_games_own_listing_lists_exactly_what_its_declared_moves_list(game_id, players, options) -> None:
-    table = mindtable.get_game(game_id).moves
-    assert table is not None
-    for seed in range(4):
-        for match in _random_positions(game_id, players, options, seed=seed, steps=200):
-            for seat in range(players):
-                declared = MoveTable.legal_actions(table, match.state, seat, match.clock)
-                assert table.legal_actions(match.state, seat, match.clock) == declared
-                assert match.legal_actions(seat) == declared
 
 
 def _outcome(match: mindtable.Match, action: Any) -> tuple[Any, ...]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from mindtable.core.codes import MAX_TIME_MS, refuse
+from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Event, Result
 from mindtable.core.game import Game, State
@@ -648,88 +648,7 @@ def validate_state(state: State, players: int) -> None:
     state.setdefault("last_level", SETUP[players][2])
 
 
-class _Moves(MoveTable):
-    """The move table, with The Mind's usual cases listed and checked by hand (speed, issue 14).
-
-    Each fast path answers exactly what the declared moves answer (``MoveTable.legal_actions`` and
-    ``MoveTable.quick_normalize``, checked on random positions by ``tests/core/test_fast_paths.py``); any case it
-    does not cover goes to them.
-    """
-
-    __slots__ = ()
-
-    def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[dict[str, Any]]:
-        phase = state["phase"]
-        proposal = state["proposal"]
-        if phase == PLAYING:
-            if proposal is not None:
-                return _votes(proposal, seat)  # play, stop, a star and the end all wait for the proposal
-            actions = []
-            hand = state["hands"][seat]
-            aside = state["set_aside"][seat]
-            if hand or aside:
-                lowest = (min(hand[0], aside[0]) if hand and aside else hand[0]) if hand else aside[0]
-                actions.append({"type": "play", "seat": seat, "card": lowest})
-            if state["detection"] == "players" and state["mode"] == "normal" and state["pile"]:
-                actions.append({"type": "stop", "seat": seat})
-            if state["stars"] > 0:
-                actions.append({"type": "propose_star", "seat": seat})
-            return actions  # the end may be proposed only before a level begins
-        if phase == REFOCUS:
-            actions = [] if state["ready"][seat] else [{"type": "ready", "seat": seat}]
-            if proposal is not None:
-                return actions + _votes(proposal, seat)
-            if state["mode"] == "blind" and not state["pile"] and not _any_discards(state):
-                actions.append({"type": "propose_end", "seat": seat})
-            return actions
-        return MoveTable.legal_actions(self, state, seat, at)
-
-    def quick_normalize(
-        self, state: State, action: dict[str, Any], players: int, clock: int, realtime: bool
-    ) -> dict[str, Any] | None:
-        seat = action.get("seat")
-        at = action.get("at")
-        kind = action.get("type")
-        if type(seat) is int and 0 <= seat < players and type(at) is int and clock <= at <= MAX_TIME_MS:
-            size = len(action)
-            if kind == "play" and state["phase"] == PLAYING and state["proposal"] is None:
-                hand = state["hands"][seat]
-                aside = state["set_aside"][seat]
-                if hand or aside:
-                    lowest = (min(hand[0], aside[0]) if hand and aside else hand[0]) if hand else aside[0]
-                    card = action.get("card")
-                    if card is None and size == 3:
-                        return {"type": "play", "seat": seat, "at": at, "card": lowest}
-                    if type(card) is int and card == lowest and size == 4:
-                        return {"type": "play", "seat": seat, "at": at, "card": card}
-            elif size == 3:
-                if kind == "ready":
-                    if state["phase"] == REFOCUS and not state["ready"][seat]:
-                        return {"type": "ready", "seat": seat, "at": at}
-                elif kind == "agree" or kind == "reject":
-                    proposal = state["proposal"]
-                    if proposal is not None and seat not in proposal["agreed"]:
-                        return {"type": kind, "seat": seat, "at": at}
-                elif (
-                    kind == "propose_star"
-                    and state["phase"] == PLAYING
-                    and state["proposal"] is None
-                    and state["stars"] > 0
-                ):
-                    return {"type": kind, "seat": seat, "at": at}
-        return MoveTable.quick_normalize(self, state, action, players, clock, realtime)
-
-
-def _votes(proposal: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """Agree, withdraw (the proposer only) and reject, as listed while a proposal waits."""
-    if seat in proposal["agreed"]:
-        return [{"type": "withdraw", "seat": seat}] if proposal.get("by") == seat else []
-    if proposal.get("by") == seat:
-        return [{"type": "agree", "seat": seat}, {"type": "withdraw", "seat": seat}, {"type": "reject", "seat": seat}]
-    return [{"type": "agree", "seat": seat}, {"type": "reject", "seat": seat}]
-
-
-MOVES = _Moves(
+MOVES = MoveTable(
     [
         Move(
             "ready",
