@@ -565,6 +565,7 @@ class CarreraDeMente(Game):
     max_players = 6
     order = 30
     web_module = "carrera-de-mente"
+    terminal = "mindtable.games.carrera_de_mente.terminal:run_terminal"
     moves = MOVES
     codes = CODES
     rules_revision = 1
