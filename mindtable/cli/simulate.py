@@ -83,6 +83,61 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         console.print(f"{progress['missing']:,} games reported no progress.")
     reasons = ", ".join(f"{reason} {count:,}" for reason, count in summary["reasons"].items())
     console.print(f"Endings: {reasons}", highlight=False)
+    for detail in summary.get("details", {}).values():
+        _print_detail(console, detail)
+    if "wins_by_value" in summary:
+        by_value = summary["wins_by_value"]
+        table = Table(
+            title=f"Wins by bot {by_value['param']} (relative: 1.00 = as often as an average seat)",
+            title_justify="left",
+        )
+        for name in (by_value["param"], "Seats", "Win rate", "95% interval", "Relative"):
+            table.add_column(name, justify="right")
+        for row in by_value["values"]:
+            lo, hi = row["ci95"]
+            relative = "-" if row["relative"] is None else f"{row['relative']:.2f}"
+            table.add_row(
+                row["value"], f"{row['seats']:,}", _percent(row["rate"]), f"{_percent(lo)} - {_percent(hi)}", relative
+            )
+        console.print(table)
+
+
+def _print_detail(console: Console, detail: dict[str, Any]) -> None:
+    """One of the game's further distributions (``Game.simulation_details``), as a table with bars."""
+    if not detail["count"]:
+        return
+    table = Table(title=f"Distribution of {detail['label']}", title_justify="left")
+    table.add_column(detail["label"].capitalize(), justify="right")
+    table.add_column("Count", justify="right")
+    table.add_column("Share", justify="right")
+    table.add_column("", min_width=20)
+    peak = max(entry["share"] for entry in detail["distribution"])
+    for entry in detail["distribution"]:
+        bar = "█" * round(20 * entry["share"] / peak) if peak else ""
+        table.add_row(str(entry["value"]), f"{entry['count']:,}", _percent(entry["share"]), f"[blue]{bar}[/]")
+    console.print(table)
+    if detail["mean"] is not None:
+        console.print(
+            f"Mean {detail['label']}: {detail['mean']:.3f} · median {detail['median']:g} · "
+            f"range {detail['min']} to {detail['max']} ({detail['count']:,} counted)",
+            highlight=False,
+        )
+
+
+def parse_vary(text: str) -> tuple[str, list[Any]]:
+    """``knows=0.3,0.6`` -> ("knows", [0.3, 0.6]); values read as JSON when they parse, else as text."""
+    name, sep, values = text.partition("=")
+    name = name.strip()
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if not sep or not name or not items:
+        fail(f"--vary {text!r} must look like name=value,value (e.g. knows=0.3,0.6,0.9)")
+    out: list[Any] = []
+    for item in items:
+        try:
+            out.append(json.loads(item))
+        except json.JSONDecodeError:
+            out.append(item)
+    return name, out
 
 
 def simulate(
@@ -106,6 +161,14 @@ def simulate(
     plot_path: Annotated[
         Path | None, typer.Option("--plot", help="Plot the progress distribution to this image.")
     ] = None,
+    vary: Annotated[
+        str | None,
+        typer.Option(
+            "--vary",
+            help="A bot parameter and its values, e.g. knows=0.3,0.6,0.9: the seats take them in turn (shifted "
+            "one seat per game) and wins are reported by value.",
+        ),
+    ] = None,
 ) -> None:
     """Play many bot-only games and report the win rate and the distribution of progress."""
     game = resolve_game(game_id)
@@ -113,6 +176,7 @@ def simulate(
         fail(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     options = parse_pairs(option, "--option") | game_option_flags(ctx.args)
     params = parse_pairs(bot_param, "--bot-param", typed=True)
+    varied = parse_vary(vary) if vary is not None else None
     bot_name = bot if bot is not None else next(iter(game.bots))
     if players is None:
         players = game.min_players
@@ -146,6 +210,7 @@ def simulate(
                 workers=workers,
                 engine=engine,
                 progress=advance,
+                vary=varied,
             )
     except MindtableError as exc:
         fail(str(exc))

@@ -61,6 +61,9 @@ class Game(ABC):
     option_schema: ClassVar[Sequence[Option]] = ()
     #: What ``Result.details["progress"]`` measures, for simulation summaries.
     progress_label: ClassVar[str] = "progress"
+    #: Further distributions ``mindtable simulate`` reports: ``Result.details`` key -> label. A game's value is
+    #: a number, or a histogram (a list of counts by whole value, or ``{value: count}``) added up over games.
+    simulation_details: ClassVar[Mapping[str, str]] = {}
     #: Bot name -> "module:callable" building ``callable(seat=..., seed=..., **params)``.
     bots: ClassVar[Mapping[str, str]] = {"random": "mindtable.core.bots:RandomBot"}
     #: Bot name -> the parameters a room gives that bot unless its creator says otherwise (a turn-based bot's

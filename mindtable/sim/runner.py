@@ -21,11 +21,12 @@ raises ``NotImplementedError`` otherwise) and falls back to the match engine.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
@@ -81,6 +82,16 @@ def load_batch_simulator(game: Game) -> Callable[..., list[Result]]:
 
 
 # -- worker tasks (module-level so that they pickle) ---------------------------------------------------
+def seat_values(values: Sequence[Any], players: int, game: int) -> list[Any]:
+    """The varied bot parameter's value at each seat of game number ``game`` (from 0): the values in turn,
+    shifted one seat each game, so every value sits in every seat as often (for a whole number of rounds).
+
+    >>> seat_values([0.2, 0.8], 3, 0), seat_values([0.2, 0.8], 3, 1)
+    ([0.2, 0.8, 0.2], [0.8, 0.2, 0.8])
+    """
+    return [values[(seat + game) % len(values)] for seat in range(players)]
+
+
 def _match_chunk(
     game_id: str,
     players: int,
@@ -88,17 +99,31 @@ def _match_chunk(
     bot: str,
     bot_params: dict[str, Any],
     seeds: range,
+    first_seed: int = 0,
+    vary: tuple[str, tuple[Any, ...]] | None = None,
 ) -> Tally:
     game = get_game(game_id)
-    tally = Tally(players)
+    tally = Tally(players, detail_keys=tuple(game.simulation_details))
     for seed in seeds:
         match = new_match(game_id, players, seed=seed, options=options)
-        bots = {seat: game.make_bot(bot, seat=seat, seed=seed, **bot_params) for seat in range(players)}
+        params = [dict(bot_params) for _ in range(players)]
+        labels: list[str] | None = None
+        if vary is not None:
+            levels = seat_values(vary[1], players, seed - first_seed)
+            for seat, level in enumerate(levels):
+                params[seat][vary[0]] = level
+            labels = [_value_key(level) for level in levels]
+        bots = {seat: game.make_bot(bot, seat=seat, seed=seed, **params[seat]) for seat in range(players)}
         try:
-            tally.add(play_out(match, bots))
+            tally.add(play_out(match, bots), labels)
         except MindtableError as exc:
             raise SimulationError(f"game with seed {seed}: {exc}") from exc
     return tally
+
+
+def _value_key(value: Any) -> str:
+    """A varied parameter's value as the summary names it (JSON: 0.5, true, "fast")."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _vector_block(
@@ -118,7 +143,7 @@ def _vector_block(
         return str(exc) or "the batch simulator cannot play this combination"
     if len(results) != games:
         raise SimulationError(f"{game_id}'s batch simulator returned {len(results)} results for {games} games")
-    return Tally(players).add_all(results)
+    return Tally(players, detail_keys=tuple(get_game(game_id).simulation_details)).add_all(results)
 
 
 # -- planning --------------------------------------------------------------------------------------
@@ -211,11 +236,14 @@ def run_simulation(
     workers: int | None = None,
     engine: str = "auto",
     progress: ProgressCallback | None = None,
+    vary: tuple[str, Sequence[Any]] | None = None,
 ) -> SimulationRun:
     """Play ``games`` matches of ``game_id`` with ``bot`` in every seat and summarise them.
 
     ``workers`` processes share the work (default: every core; 1 runs in this process). ``progress`` is
-    called with (games done, games in total) as blocks finish. Bad games, options or bot parameters raise a
+    called with (games done, games in total) as blocks finish. ``vary`` (a bot parameter and its values)
+    seats bots with those values in turn, shifted one seat per game (:func:`seat_values`), and adds the wins
+    by value (the match engine plays these). Bad games, options or bot parameters raise a
     :class:`~mindtable.core.errors.MindtableError` saying what is allowed.
     """
     engine = parse_engine(engine)
@@ -230,9 +258,18 @@ def run_simulation(
     # A probe match validates and resolves the options and player count; a probe bot checks the bot.
     probe = new_match(game_id, players, seed=seed, options=options)
     resolved = dict(probe.options)
+    varied: tuple[str, tuple[Any, ...]] | None = None
+    if vary is not None:
+        name, values = vary[0], tuple(vary[1])
+        if not values:
+            raise SimulationError(f"vary {name!r}: give at least one value")
+        if name in bot_params:
+            raise SimulationError(f"{name!r} is both a bot parameter and the one varied; give it once")
+        varied = (name, values)
     try:
-        game.make_bot(bot, seat=0, seed=seed, **bot_params)
-    except ValueError as exc:
+        for params in [{**bot_params, varied[0]: v} for v in varied[1]] if varied else [bot_params]:
+            game.make_bot(bot, seat=0, seed=seed, **params)
+    except (ValueError, TypeError) as exc:
         if isinstance(exc, MindtableError):
             raise
         raise InvalidOptions(f"bad parameters for bot {bot!r}: {exc}") from exc
@@ -241,7 +278,11 @@ def run_simulation(
     fallback: str | None = None
     tally: Tally | None = None
     used = engine
-    if engine in ("auto", "vector"):
+    if varied is not None and engine == "vector":
+        raise SimulationError("the vector engine cannot run this simulation: it seats the same bot everywhere")
+    if varied is not None:
+        fallback = "the seats' bot parameters vary" if engine == "auto" else None
+    elif engine in ("auto", "vector"):
         try:
             load_batch_simulator(game)
             vector_tasks = [
@@ -266,9 +307,10 @@ def run_simulation(
     if tally is None:
         used = "match"
         match_tasks = [
-            (n, (game_id, players, resolved, bot, bot_params, seeds)) for n, seeds in _match_tasks(games, seed, workers)
+            (n, (game_id, players, resolved, bot, bot_params, seeds, seed, varied))
+            for n, seeds in _match_tasks(games, seed, workers)
         ]
-        tally = Tally(players)
+        tally = Tally(players, detail_keys=tuple(game.simulation_details))
         for outcome in _run_tasks(_match_chunk, match_tasks, workers, games, progress):
             tally.merge(outcome)
     elapsed = time.perf_counter() - started
@@ -282,6 +324,13 @@ def run_simulation(
         "options": resolved,
         "seed": seed,
         "engine": used,
-        **summarize(tally, cooperative=game.cooperative, progress_label=game.progress_label),
+        **({"vary": {"param": varied[0], "values": list(varied[1])}} if varied else {}),
+        **summarize(
+            tally,
+            cooperative=game.cooperative,
+            progress_label=game.progress_label,
+            detail_labels=game.simulation_details,
+            varied=(varied[0], [_value_key(v) for v in varied[1]]) if varied else None,
+        ),
     }
     return SimulationRun(summary=summary, tally=tally, engine=used, fallback_reason=fallback, elapsed_seconds=elapsed)

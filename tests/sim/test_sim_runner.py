@@ -140,3 +140,20 @@ def test_summary_is_json_and_the_plot_is_a_png_of_the_distribution(tmp_path: Pat
 
     image = matplotlib.image.imread(str(target))
     assert image.shape[0] > 200 and image.shape[1] > 300
+
+
+def test_a_varied_bot_parameter_seats_each_value_in_turn_and_needs_the_match_engine() -> None:
+    assert [sim_runner.seat_values([1, 2, 3], 2, game) for game in range(3)] == [[1, 2], [2, 3], [3, 1]]
+    run = run_simulation(
+        "the-mind", 3, "proportional", games=12, seed=5, workers=1, vary=("noise", [0.0, 1.0]), engine="auto"
+    )
+    assert run.engine == "match" and run.fallback_reason == "the seats' bot parameters vary"
+    rows = run.summary["wins_by_value"]["values"]
+    assert [r["value"] for r in rows] == ["0.0", "1.0"] and sum(r["seats"] for r in rows) == 36
+    assert run.summary["vary"] == {"param": "noise", "values": [0.0, 1.0]}
+    with pytest.raises(SimulationError, match="vector engine cannot run this simulation"):
+        run_simulation("the-mind", 2, "proportional", games=2, vary=("noise", [0.0]), engine="vector")
+    with pytest.raises(SimulationError, match="'noise' is both a bot parameter and the one varied"):
+        run_simulation("the-mind", 2, "proportional", games=2, bot_params={"noise": 1.0}, vary=("noise", [0.0]))
+    with pytest.raises(InvalidOptions, match="bad parameters for bot 'proportional'"):
+        run_simulation("the-mind", 2, "proportional", games=2, vary=("noise", [0.0, "loud"]))

@@ -96,3 +96,38 @@ def test_median_of_counts() -> None:
     assert median_of_counts({1: 2, 3: 2}) == 2
     assert median_of_counts({4: 5}) == 4
     assert median_of_counts({}) is None
+
+
+def test_wins_by_a_varied_bot_parameter_count_seats_wins_and_ties() -> None:
+    tally = Tally(3)
+    tally.add(Result(winners=(0,), scores=(1, 0, 0), reason="won"), ["0.9", "0.1", "0.1"])
+    tally.add(Result(winners=(1, 2), scores=(0, 1, 1), reason="won"), ["0.1", "0.9", "0.1"])
+    tally.add(Result(winners=(), scores=(0, 0, 0), reason="limit"), ["0.1", "0.1", "0.9"])
+    rows = {
+        r["value"]: r
+        for r in summarize(tally, cooperative=False, varied=("knows", ["0.1", "0.9"]))["wins_by_value"]["values"]
+    }
+    assert rows["0.9"]["seats"] == 3 and rows["0.9"]["wins"] == 2 and rows["0.9"]["share"] == pytest.approx(1.5 / 3)
+    assert rows["0.1"]["seats"] == 6 and rows["0.1"]["wins"] == 1 and rows["0.1"]["share"] == pytest.approx(0.5 / 6)
+    # relative: the share over an average seat's (1/3 here); the two values' seats average out to 1.
+    assert rows["0.9"]["relative"] == pytest.approx(1.5)
+    assert (3 * rows["0.9"]["relative"] + 6 * rows["0.1"]["relative"]) / 9 == pytest.approx(2 / 3)  # one game unwon
+    assert rows["0.9"]["ci95"] == list(wilson_interval(2, 3))
+
+
+def test_game_details_are_counted_as_numbers_or_added_up_as_histograms() -> None:
+    tally = Tally(2, detail_keys=("per_turn", "mean"))
+    tally.add(Result((0,), (1, 0), "won", {"per_turn": [0, 3, 1], "mean": 1.25}))
+    other = Tally(2, detail_keys=("per_turn", "mean"))
+    other.add(Result((1,), (0, 1), "won", {"per_turn": {"1": 1, "4": 2}, "mean": 2.0}))
+    other.add(Result((1,), (0, 1), "won", {}))  # a game without the detail counts nothing
+    tally.merge(other)
+    details = summarize(tally, cooperative=False, detail_labels={"per_turn": "answers in a turn", "mean": "mean"})[
+        "details"
+    ]
+    turns = details["per_turn"]
+    assert turns["label"] == "answers in a turn" and turns["count"] == 7
+    assert [(e["value"], e["count"]) for e in turns["distribution"]] == [(1, 4), (2, 1), (4, 2)]
+    assert turns["mean"] == pytest.approx((4 + 2 + 8) / 7) and turns["median"] == 1 and turns["max"] == 4
+    assert [(e["value"], e["count"]) for e in details["mean"]["distribution"]] == [(1.25, 1), (2, 1)]
+    assert "details" not in summarize(tally, cooperative=False)  # a game that declares none reports none

@@ -1,8 +1,9 @@
 """axe-core (WCAG 2.0/2.1 A and AA rules) over every page of the site, in English and Spanish on a desktop
 and on a phone-sized screen, and in Estonian on a desktop (the run is kept short): the lobby, a room waiting
-for players, the join-by-link page, The Mind's table, NeuroRace's table during a round, the game-over overlay,
-the replay page and the generic table. No serious or critical violation may remain, and every page is drawn in
-the context's language. The engine comes with the dev dependency ``axe-playwright-python`` (nothing is
+for players, the join-by-link page, The Mind's table, NeuroRace's table during a round, Carrera de Mente's
+table with a question showing (to the answering player, and to the asker with the card), the game-over
+overlay, the replay page and the generic table. No serious or critical violation may remain, and every page is
+drawn in the context's language. The engine comes with the dev dependency ``axe-playwright-python`` (nothing is
 downloaded at run time).
 """
 
@@ -65,14 +66,29 @@ def rooms(server_url: str) -> dict[str, Any]:
         f"{server_url}/api/rooms",
         {"game": "riddle-relay", "players": 2, "name": "Ana", "bots": {"1": "random"}, "options": {"target": 20}},
     )
+    carrera = {
+        key: post_json(
+            f"{server_url}/api/rooms",
+            {"game": "carrera-de-mente", "players": 2, "name": "Ana", "bots": {"1": "knowing"}},
+        )
+        for key in ("carrera-answer", "carrera-ask")
+    }
     finished(server_url, over["code"])
-    return {"waiting": waiting, "open": open_room, "mind": mind, "race": race, "over": over, "generic": generic}
+    return {
+        "waiting": waiting,
+        "open": open_room,
+        "mind": mind,
+        "race": race,
+        "over": over,
+        "generic": generic,
+        **carrera,
+    }
 
 
 def seat_script(rooms: dict[str, Any]) -> str:
     """An init script that puts the seat tokens where the lobby keeps them."""
     lines = []
-    for key in ("waiting", "mind", "race", "generic"):
+    for key in ("waiting", "mind", "race", "generic", "carrera-answer", "carrera-ask"):
         grant = rooms[key]
         saved = json.dumps({"seat": grant["seat"], "token": grant["token"], "name": "Ana", "saved": 1})
         lines.append(f"localStorage.setItem('mindtable:seat:{grant['code']}', {json.dumps(saved)});")
@@ -90,6 +106,8 @@ def pages(rooms: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("game-over", f"/room.html?code={rooms['over']['code']}", '[data-testid="over-summary"] table'),
         ("replay", f"/replay.html?code={rooms['over']['code']}", '[data-testid="replay-final"] table'),
         ("generic-table", f"/room.html?code={rooms['generic']['code']}", '[data-testid="generic-view"] tr'),
+        ("carrera-answer", f"/room.html?code={rooms['carrera-answer']['code']}", '[data-testid="quiz-input"]'),
+        ("carrera-ask", f"/room.html?code={rooms['carrera-ask']['code']}", '[data-testid="quiz-reader-answer"]'),
     ]
 
 
@@ -120,7 +138,7 @@ def test_every_page_has_no_serious_axe_violation(
             if violation.get("impact") in BAD:
                 targets = [", ".join(node["target"]) for node in violation["nodes"]][:5]
                 found.append(f"{where} {name}: {violation['id']} ({violation['impact']}) {targets}")
-        if name in ("game-over", "neurorace-table", "join-link"):
+        if name in ("game-over", "neurorace-table", "join-link", "carrera-answer", "carrera-ask"):
             page.screenshot(path=str(screenshots / f"a11y-{name}-{where}.png"))
     context.close()
     assert found == [], "\n".join(found)
@@ -143,3 +161,48 @@ def start_the_race(server_url: str, rooms: dict[str, Any], browser: Any) -> None
     page.click(f'[data-testid="action-{kind}"]')
     page.wait_for_selector('#game.nr[data-phase="playing"]')
     context.close()
+
+
+def _carrera_until(page: Any, wanted: str) -> None:
+    """Play Ana's seat through the page until ``wanted`` (ask_answer: she answers a question; ask_confirm: she
+    asks, holding the card) is what the table waits for: she answers wrong and, as the asker, rules the bot's
+    right answers wrong, so the turn comes back to her soon whoever starts."""
+    shell = "window.mindtableShell.lastState"
+    for _ in range(200):
+        page.wait_for_function(f"() => {shell} && ({shell}.legal || []).length > 0")
+        state = page.evaluate(shell)
+        legal = {a["type"] for a in state["legal"]}
+        if wanted in legal:
+            return
+        if "roll" in legal:
+            page.click('[data-testid="cm-roll"]')
+        elif "roll_number" in legal:
+            page.click('[data-testid="cm-roll-number"]')
+        elif "topic" in legal:
+            page.locator('[data-testid^="cm-topic-"]').first.click()
+        elif "lap_prize" in legal:
+            page.locator('[data-testid^="cm-lap-"]').first.click()
+        elif "steal" in legal:
+            page.locator('[data-testid^="cm-steal-"]').first.click()
+        elif "ask_confirm" in legal:
+            right = state["view"]["ask"]["suggestion"]["correct"]
+            page.click('[data-testid="quiz-overrule"]' if right else '[data-testid="quiz-confirm"]')
+        elif "ask_answer" in legal:
+            page.fill('[data-testid="quiz-input"]', "no idea")
+            page.click('[data-testid="quiz-send"]')
+        page.wait_for_function(f"(n) => {shell}.seq > n", arg=state["seq"])
+    raise AssertionError(f"Carrera de Mente never came to {wanted}")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def carrera_with_a_question(server_url: str, rooms: dict[str, Any], browser: Any) -> None:
+    """Carrera de Mente's table is checked with a question showing: to Ana answering, and to Ana asking."""
+    for key, wanted in (("carrera-answer", "ask_answer"), ("carrera-ask", "ask_confirm")):
+        context = browser.new_context(viewport=DESKTOP)
+        context.add_init_script(seat_script(rooms))
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"{server_url}/room.html?code={rooms[key]['code']}")
+        page.wait_for_selector('[data-testid="cm-board"] svg.mt-board')
+        _carrera_until(page, wanted)
+        context.close()

@@ -1,22 +1,31 @@
-"""Carrera de Mente in the browser (games/carrera-de-mente/): a person plays a whole short game (variant 1 on
-the small board) against a knowing bot through the page — rolls the move die and the three number dice from
-buttons, chooses booklets, lap prizes and steals, answers in the shared quiz box without ever seeing the answer,
-and, as the asker, reads the card with its answer and confirms or overrules the judge — to the end, where the
-summary shows every player's prizes. A spectator follows the same room in Spanish."""
+"""Carrera de Mente in the browser (games/carrera-de-mente/): a person makes a room in the lobby and plays a
+whole game on the small board against a knowing bot through the page — rolls the move die and the three number
+dice from buttons, chooses booklets, lap prizes and the colour to steal, answers in the shared quiz box without
+ever seeing the answer, and, as the asker, reads the card with its answer and confirms or overrules the judge —
+to the end, where the summary shows every player's prizes; a spectator follows the same room in Spanish. Two
+people also play hot-seat, one page per seat."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.carrera_de_mente.player import Step, plan
+from tests.carrera_de_mente.test_scripted_player import MOST_ACTIONS
 from tests.web.conftest import get_json, post_json
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 10_000
 GAME_ID = "carrera-de-mente"
+#: The first state after ``seq`` in which this page may act, or the end of the game.
+NEXT_STATE = """(n) => {
+  const s = window.mindtableShell && window.mindtableShell.lastState;
+  return s && s.seq > n && ((s.legal || []).length > 0 || s.view.phase === "over") ? s : null;
+}"""
 
 
 def _seat_page(
@@ -37,117 +46,129 @@ def _seat_page(
     return context, page
 
 
-def test_a_person_plays_a_short_game_of_carrera_de_mente(browser: Any, server_url: str, screenshots: Path) -> None:
-    games = {g["id"]: g for g in get_json(f"{server_url}/api/games")}
-    assert games[GAME_ID]["available"] and games[GAME_ID]["web_module"] == GAME_ID
-    created = post_json(
-        f"{server_url}/api/rooms",
-        {
-            "game": GAME_ID,
-            "players": 2,
-            "name": "Ana",
-            "bots": {"1": "knowing"},
-            "bot_params": {"1": {"knows": 0.35}},
-            "options": {"board": "small", "variant_short": True, "turn_limit": 60},
-        },
-    )
-    code, seat, token = created["code"], created["seat"], created["token"]
-    context, page = _seat_page(browser, server_url, code, seat, token, "en-US")
+def _click_step(page: Any, step: Step, seat: int, shots: Path, done: set[str]) -> None:
+    """Carry out the scripted player's ``step`` through the page's own buttons and answer box."""
+    kind = step.kind
+    if kind == "roll":
+        assert page.locator('[data-testid="cm-turn"]').inner_text() == "Your turn: roll the die."
+        page.click('[data-testid="cm-roll"]')
+    elif kind == "roll_number":
+        page.click('[data-testid="cm-roll-number"]')
+    elif kind == "topic":
+        page.click(f'[data-testid="cm-topic-{step.value}"]')
+    elif kind == "lap_prize":
+        if "lap_prize" not in done:
+            page.screenshot(path=str(shots / "carrera-lap-prize.png"), full_page=True)
+        page.click(f'[data-testid="cm-lap-{step.value}"]')
+    elif kind == "steal":
+        if "steal" not in done:
+            page.screenshot(path=str(shots / "carrera-steal.png"), full_page=True)
+        page.click(f'[data-testid="cm-steal-{step.value}"]')
+    elif kind in ("ask_confirm", "ask_overrule"):
+        # Ana asks: she holds the card with its answer and the judge's suggestion.
+        page.wait_for_selector('[data-testid="quiz-reader-card"] [data-testid="quiz-reader-answer"]')
+        assert page.locator('[data-testid="cm-asker"]').inner_text().startswith("You ask")
+        if "asker" not in done:
+            page.screenshot(path=str(shots / "carrera-asker.png"), full_page=True)
+            done.add("asker")
+        page.click('[data-testid="quiz-confirm"]' if kind == "ask_confirm" else '[data-testid="quiz-overrule"]')
+    elif kind == "ask_options":
+        page.click('[data-testid="quiz-ask-options"]')
+    else:
+        # Ana answers: the question as the answering side sees it, never the asker's card.
+        assert page.locator('[data-testid="quiz-reader-card"]').count() == 0
+        if len(step.value) == 1 and page.locator(f'[data-testid="quiz-letter-{step.value}"]').count():
+            if "options" not in done:
+                page.screenshot(path=str(shots / "carrera-options.png"), full_page=True)
+                done.add("options")
+            page.click(f'[data-testid="quiz-letter-{step.value}"]')
+        else:
+            page.fill('[data-testid="quiz-input"]', step.value)
+            if "answer" not in done:
+                page.screenshot(path=str(shots / "carrera-answer.png"), full_page=True)
+                done.add("answer")
+            page.click('[data-testid="quiz-send"]')
+    done.add(kind)
+
+
+def test_a_person_plays_carrera_de_mente_from_the_lobby_to_the_end(
+    browser: Any, server_url: str, screenshots: Path
+) -> None:
+    """Ana makes a room in the lobby (two seats, the second a knowing bot, the small board) and plays the whole
+    game through the page: rolls, number dice, booklets on grey squares, lap prizes, questions answered in the
+    box (the options asked for when one square is enough), the bot's questions read from her card and confirmed
+    or overruled, a steal on the bot's square with the colour she chooses, to her six colours. The path is the
+    scripted player's (tests/carrera_de_mente/player.py), checked for every seed by test_scripted_player.py."""
+    context = browser.new_context(viewport={"width": 1200, "height": 950}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server_url}/index.html")
+    page.wait_for_selector(f'#game-select option[value="{GAME_ID}"]', state="attached")
+    page.select_option("#game-select", GAME_ID)
+    page.select_option("#players-select", "2")
+    page.fill("#create-name", "Ana")
+    page.select_option('[data-testid="seat-1"]', "knowing")
+    page.select_option("#opt-board", "small")
+    assert not page.locator("#opt-variant_short").is_checked()
+    page.screenshot(path=str(screenshots / "carrera-lobby.png"), full_page=True)
+    page.click('[data-testid="create-button"]')
+    page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
+    code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    room = get_json(f"{server_url}/api/rooms/{code}")
+    assert room["options"]["board"] == "small" and [s["kind"] for s in room["seats"]] == ["human", "bot"]
+    seat = 0
     page.wait_for_selector('[data-testid="cm-board"] svg.mt-board')
     assert page.locator('[data-testid="cm-board"] .mt-square').count() == 14
     assert page.locator('[data-testid="cm-board"] [data-pawn]').count() == 2
     assert page.locator('[data-testid="cm-board"] .cm-star-token').count() == 6  # a prize token on each star
 
-    # A spectator in Spanish follows the same table.
+    done: set[str] = set()
+    stolen, seq, clicks = False, -1, 0
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline:
+        # The next state that asks something of Ana (or the end); bots act on the server meanwhile.
+        state = page.wait_for_function(NEXT_STATE, arg=seq).json_value()
+        view, seq = state["view"], state["seq"]
+        if view["phase"] == "over":
+            break
+        step = plan(view, state["legal"], seat, stolen)
+        assert step is not None, f"the page offers Ana nothing the script knows: {state['legal']}"
+        victim_had = list(view["prizes"][1 - seat])
+        _click_step(page, step, seat, screenshots, done)
+        clicks += 1
+        if step.kind == "steal":
+            # The chosen token leaves the bot's row on the page (to Ana, or back to the box if she had it).
+            assert step.value in victim_had
+            page.wait_for_function(
+                "([s, c]) => !document.querySelector(`[data-testid=cm-prizes-${s}] [data-colour=${c}]`)",
+                arg=[1 - seat, step.value],
+            )
+            stolen = True
+    assert get_json(f"{server_url}/api/rooms/{code}")["status"] == "over", f"not over; done: {sorted(done)}"
+    page.wait_for_selector("#over-panel:not([hidden])")
+    page.wait_for_selector('#over-panel [data-testid="cm-summary"]')
+    assert "Ana" in page.locator('#over-panel [data-testid="cm-summary"]').inner_text()
+    page.screenshot(path=str(screenshots / "carrera-over.png"), full_page=True)
+    # A spectator in Spanish opens the same room and sees the summary.
     watcher = browser.new_context(viewport={"width": 900, "height": 900}, locale="es-ES")
     spectator = watcher.new_page()
     spectator.set_default_timeout(TIMEOUT_MS)
     spectator.goto(f"{server_url}/room.html?code={code}&spectate=1")
-    spectator.wait_for_selector('[data-testid="cm-board"] svg.mt-board')
-
-    done: set[str] = set()
-    answers = 0
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        if get_json(f"{server_url}/api/rooms/{code}")["status"] == "over":
-            break
-        page.wait_for_function("() => window.mindtableShell && window.mindtableShell.lastState")
-        state = page.evaluate("window.mindtableShell.lastState")
-        legal = {a["type"] for a in state.get("legal") or []}
-        view = state["view"]
-        seq = state.get("seq", -1)
-        if not legal:
-            page.wait_for_timeout(100)
-            continue
-        ask = view.get("ask")
-        if "roll" in legal:
-            assert page.locator('[data-testid="cm-turn"]').inner_text() == "Your turn: roll the die."
-            page.click('[data-testid="cm-roll"]')
-            done.add("roll")
-        elif "roll_number" in legal:
-            page.click('[data-testid="cm-roll-number"]')
-            done.add("number")
-        elif "topic" in legal:
-            page.locator('[data-testid^="cm-topic-"]').first.click()
-            done.add("topic")
-        elif "lap_prize" in legal:
-            if "lap" not in done:
-                page.screenshot(path=str(screenshots / "carrera-lap-prize.png"), full_page=True)
-            page.locator('[data-testid^="cm-lap-"]').first.click()
-            done.add("lap")
-        elif "steal" in legal:
-            page.locator('[data-testid^="cm-steal-"]').first.click()
-            done.add("steal")
-        elif "ask_confirm" in legal:
-            # Ana asks: she holds the card with its answer and the judge's suggestion with its reason in words.
-            assert ask["role"] == "reader" and "card" in ask
-            page.wait_for_selector('[data-testid="quiz-reader-card"] [data-testid="quiz-reader-answer"]')
-            assert page.locator('[data-testid="cm-asker"]').inner_text().startswith("You ask")
-            if "reader" not in done:
-                page.screenshot(path=str(screenshots / "carrera-asker.png"), full_page=True)
-                done.add("reader")
-            page.click('[data-testid="quiz-confirm"]')
-        elif "ask_answer" in legal:
-            assert ask["role"] == "answerer" and "card" not in ask
-            page.wait_for_function(
-                "(p) => (document.querySelector('[data-testid=\"quiz-prompt\"]') || {}).textContent === p",
-                arg=ask["question"]["prompt"],
-            )
-            if "ask_options" in legal and "options" not in done:
-                page.click('[data-testid="quiz-ask-options"]')
-                page.wait_for_selector('[data-testid="quiz-letter-a"]')
-                page.screenshot(path=str(screenshots / "carrera-options.png"), full_page=True)
-                page.click('[data-testid="quiz-letter-a"]')
-                done.add("options")
-            elif ask["question"].get("options"):
-                page.click('[data-testid="quiz-letter-a"]')
-            else:
-                page.fill('[data-testid="quiz-input"]', "I do not know")
-                if "answer" not in done:
-                    page.screenshot(path=str(screenshots / "carrera-answer.png"), full_page=True)
-                page.click('[data-testid="quiz-send"]')
-            done.add("answer")
-            answers += 1
-        else:
-            page.wait_for_timeout(100)
-            continue
-        page.wait_for_function(
-            "(n) => window.mindtableShell.lastState && window.mindtableShell.lastState.seq > n", arg=seq
-        )
-    assert get_json(f"{server_url}/api/rooms/{code}")["status"] == "over", f"not over; done: {sorted(done)}"
-    page.wait_for_selector("#over-panel:not([hidden])")
-    page.wait_for_selector('#over-panel [data-testid="cm-summary"]')
-    page.screenshot(path=str(screenshots / "carrera-over.png"), full_page=True)
     spectator.wait_for_selector("#over-panel:not([hidden])")
     spectator.screenshot(path=str(screenshots / "carrera-over-es.png"), full_page=True)
     assert "Jugador" in spectator.locator('#over-panel [data-testid="cm-summary"]').inner_text()
-    assert {"roll", "number", "answer"} <= done, done
+    assert {"roll", "roll_number", "ask_answer", "steal", "lap_prize"} <= done and {
+        "ask_confirm",
+        "ask_overrule",
+    } & done
     record = get_json(f"{server_url}/api/rooms/{code}/record")
     mine = {a["type"] for a in record["actions"] if a["seat"] == seat}
-    assert {"roll", "roll_number"} <= mine and ({"ask_answer", "ask_confirm"} & mine)
-    assert errors == []
+    assert {"roll", "roll_number", "ask_answer", "steal", "lap_prize"} <= mine
+    result = get_json(f"{server_url}/api/rooms/{code}")["result"]
+    assert result["winners"] == [seat] and result["reason"] == "six_colours"
+    assert errors == [] and clicks <= MOST_ACTIONS + 1
     watcher.close()
     context.close()
 

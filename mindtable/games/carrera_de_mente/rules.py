@@ -367,6 +367,8 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     rotate(state["teams"], seat)
     stats = state["stats"]
     stats["answers"][seat] += 1
+    if "this_turn" in stats:  # absent from the start of records made before it was counted
+        stats["this_turn"] += 1
     events: list[Event] = []
     if not verdict["correct"]:
         events.append(Event("turn_over", {"seat": seat, "reason": "wrong"}))
@@ -394,7 +396,21 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     return events + _move(state, seat, steps, "answer")
 
 
+def _answers_in_turns(stats: dict[str, Any], finished: bool) -> list[int]:
+    """How many turns had 0, 1, 2… answers (index: answers in the turn); ``finished`` counts the turn being
+    played as well (the game ended in it)."""
+    counts = list(stats["answers_in_turn"])
+    if finished and stats["turns"] > sum(counts):
+        counts += [0] * (stats["this_turn"] + 1 - len(counts))
+        counts[stats["this_turn"]] += 1
+    return counts
+
+
 def _end_turn(state: State) -> list[Event]:
+    stats = state["stats"]
+    if "this_turn" in stats:
+        stats["answers_in_turn"] = _answers_in_turns(stats, finished=True)
+        stats["this_turn"] = 0
     state["context"] = None
     state["pending"] = _no_pending()
     limit = state["options"]["turn_limit"]
@@ -565,10 +581,12 @@ class CarreraDeMente(Game):
     max_players = 6
     order = 30
     web_module = "carrera-de-mente"
+    terminal = "mindtable.games.carrera_de_mente.terminal:run_terminal"
     moves = MOVES
     codes = CODES
     rules_revision = 1
     progress_label = "turns"
+    simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}
     option_schema = OPTIONS
     bots: ClassVar[Mapping[str, str]] = {
         "knowing": "mindtable.games.carrera_de_mente.bots:make_bot",
@@ -617,6 +635,8 @@ class CarreraDeMente(Game):
                 "answers": [0] * players,
                 "right": [0] * players,
                 "squares": [0] * players,
+                "this_turn": 0,
+                "answers_in_turn": [],
             },
         }
 
@@ -715,6 +735,11 @@ class CarreraDeMente(Game):
                 "answers": answers,
                 "right": sum(stats["right"]),
                 "answers_per_turn": round(answers / stats["turns"], 3) if stats["turns"] else 0.0,
+                **(
+                    {"answers_in_turn": _answers_in_turns(stats, finished=True)}
+                    if "this_turn" in stats
+                    else {}  # a record made before turns were counted keeps its result
+                ),
             },
         )
 

@@ -10,12 +10,15 @@ import { mountQuiz } from "../../js/quiz.js";
 const COLOURS = ["green", "skyblue", "yellow", "pink", "brown", "orange"];
 const FILL = { green: "#2f9e44", skyblue: "#56b4e9", yellow: "#f2c94c", pink: "#f06595", brown: "#8d5a3b", orange: "#f08c00", grey: "#9aa0a6" };
 
-function token(colour, t, extra = {}) {
-  return h("span", { class: "cm-token", style: `background:${FILL[colour] || colour}`, title: t(`cm.colour.${colour}`), "aria-label": t(`cm.colour.${colour}`), "data-colour": colour, ...extra });
+// A prize token: an image named by its colour; beside its colour's name (buttons) it is only decoration.
+function token(colour, t, { decorative = false } = {}) {
+  const named = decorative ? { "aria-hidden": "true" } : { role: "img", "aria-label": t(`cm.colour.${colour}`) };
+  return h("span", { class: "cm-token", style: `background:${FILL[colour] || colour}`, title: t(`cm.colour.${colour}`), "data-colour": colour, ...named });
 }
 
+// A die shows its number (read as it is; the row's label says which die).
 function die(value, label) {
-  return h("span", { class: "cm-die", "data-testid": "cm-die", title: label, "aria-label": label }, value == null ? "·" : String(value));
+  return h("span", { class: "cm-die", "data-testid": "cm-die", title: label }, value == null ? "·" : String(value));
 }
 
 export function mount(root, ctx) {
@@ -65,7 +68,7 @@ export function mount(root, ctx) {
     fill(players, view.prizes.map((held, seat) => h("li", { class: seat === view.turn ? "cm-current" : "", "data-seat": seat, "data-testid": `cm-player-${seat}` },
       h("span", { class: "cm-peg", style: `background:${["#e8590c", "#7048e8", "#0c8599", "#c2255c", "#5c940d", "#495057"][seat % 6]}` }, String(seat + 1)),
       h("span", { class: "cm-name" }, ctx.seatName(seat), seat === ctx.seat ? ` (${t("cm.you")})` : ""),
-      h("span", { class: "cm-tokens", "data-testid": `cm-prizes-${seat}` }, COLOURS.map((c) => (held.includes(c) ? token(c, t) : h("span", { class: "cm-token cm-token-empty", title: t(`cm.colour.${c}`) })))),
+      h("span", { class: "cm-tokens", "data-testid": `cm-prizes-${seat}` }, COLOURS.map((c) => (held.includes(c) ? token(c, t) : h("span", { class: "cm-token cm-token-empty", title: t(`cm.colour.${c}`), "aria-hidden": "true" })))),
       h("span", { class: "muted" }, t("cm.prize_count", { n: held.length })))));
     // The board: pegs by square index; star squares carry a token of their colour (the prize they give).
     const squares = view.board.squares;
@@ -85,7 +88,7 @@ export function mount(root, ctx) {
       cell.append(hex);
     });
     const legend = h("ul", { class: "cm-legend" }, COLOURS.map((c) => h("li", {}, token(c, t), " ", topicName(view, (drawing.colours?.[c] || {}).topic || c))),
-      h("li", {}, h("span", { class: "cm-token", style: `background:${FILL.grey}` }), " ", t("cm.free_topic")));
+      h("li", {}, h("span", { class: "cm-token", style: `background:${FILL.grey}`, "aria-hidden": "true" }), " ", t("cm.free_topic")));
     fill(boardBox, svg, legend);
     // Dice: the move die and the three number dice of the current question.
     const context = view.context || {};
@@ -108,12 +111,12 @@ export function mount(root, ctx) {
     const laps = can("lap_prize");
     if (laps.length) {
       buttons.push(h("p", {}, t("cm.choose_lap")));
-      laps.forEach((a) => buttons.push(h("button", { type: "button", class: "cm-colour-btn", "data-testid": `cm-lap-${a.colour}`, onclick: () => send({ type: "lap_prize", colour: a.colour }) }, token(a.colour, t), " ", t(`cm.colour.${a.colour}`))));
+      laps.forEach((a) => buttons.push(h("button", { type: "button", class: "cm-colour-btn", "data-testid": `cm-lap-${a.colour}`, onclick: () => send({ type: "lap_prize", colour: a.colour }) }, token(a.colour, t, { decorative: true }), " ", t(`cm.colour.${a.colour}`))));
     } else if (view.phase === "lap") buttons.push(h("p", { class: "muted" }, t("cm.waiting_lap", { name: ctx.seatName(view.turn) })));
     const steals = can("steal");
     if (steals.length) {
       buttons.push(h("p", {}, t("cm.choose_steal", { name: ctx.seatName(view.steal_from[0]) })));
-      steals.forEach((a) => buttons.push(h("button", { type: "button", class: "cm-colour-btn", "data-testid": `cm-steal-${a.colour}`, onclick: () => send({ type: "steal", colour: a.colour }) }, token(a.colour, t), " ", t(`cm.colour.${a.colour}`))));
+      steals.forEach((a) => buttons.push(h("button", { type: "button", class: "cm-colour-btn", "data-testid": `cm-steal-${a.colour}`, onclick: () => send({ type: "steal", colour: a.colour }) }, token(a.colour, t, { decorative: true }), " ", t(`cm.colour.${a.colour}`))));
     } else if (view.phase === "steal") buttons.push(h("p", { class: "muted" }, t("cm.waiting_steal", { name: ctx.seatName(view.turn), victim: ctx.seatName(view.steal_from[0]) })));
     fill(actions, buttons);
     quiz.update(msg);

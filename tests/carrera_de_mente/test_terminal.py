@@ -1,0 +1,163 @@
+"""Carrera de Mente's own terminal: the track drawn as text (80 columns), the asker's card only on the asker's
+screen, and whole games played from the numbered menu with scripted keys (hot-seat, and a person with a bot)."""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+from typing import Any
+
+from rich.console import Console
+
+import mindtable
+from mindtable.cli.replay import screen_of
+from mindtable.games.carrera_de_mente.terminal import MENU_SKIP, render_board, run_terminal, screen
+from tests.carrera_de_mente.helpers import asked, position, roll_number
+from tests.carrera_de_mente.player import Step, plan
+
+CELL = re.compile(r"([A-Z-])([ \d]\d)([*» ]?)([\d+ ]{0,2})")
+
+
+def plain(renderable: Any, width: int = 200) -> str:
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None).print(renderable)
+    return out.getvalue()
+
+
+def cells(text: str) -> dict[int, tuple[str, str, str]]:
+    """Square number -> (colour letter, mark, pegs) read back from the drawn track."""
+    found: dict[int, tuple[str, str, str]] = {}
+    for line in text.splitlines():
+        for letter, number, mark, pegs in CELL.findall(line):
+            found[int(number)] = (letter, mark, pegs.strip())
+    return found
+
+
+def test_the_standard_track_is_a_ring_of_42_squares_within_80_columns() -> None:
+    match = position(3, pegs=[4, 4, 17], turn=2)
+    text = plain(render_board(match.view(0)))
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    drawn = cells("\n".join(lines[:11]))  # 12 squares across the top and bottom, 9 down each side
+    assert sorted(drawn) == list(range(42))
+    assert drawn[0] == ("-", "»", "")  # the grey start square with the arrows
+    assert drawn[4] == ("P", " ", "01")  # from the start a 4 lands on pink (the book's example)
+    assert drawn[9][0] == "S" and drawn[17][2] == "2"
+    assert sorted(n for n, (_, mark, _) in drawn.items() if mark == "*") == [6, 12, 15, 23, 31, 39]
+    assert lines[0].startswith("- 0»  G 1") and lines[10].startswith("P32")
+    assert "Sports" in text and "free topic" in text and "star" in text
+
+
+def test_a_board_too_wide_for_the_screen_is_listed_square_by_square() -> None:
+    view = copy.deepcopy(position(2, pegs=[3, 0]).view(0))
+    for square in view["board"]["drawing"]["squares"]:
+        square["x"] = float(int(square["id"][1:]))  # one long row: 42 squares across
+    text = plain(render_board(view))
+    assert max(len(line) for line in text.splitlines()) <= 80
+    drawn = cells(text)
+    assert sorted(drawn) == list(range(42)) and drawn[3][2] == "0" and drawn[0][2] == "1"
+    assert "yellow" in text  # the colour named beside each number
+
+
+def test_the_asker_card_is_on_the_asker_screen_only() -> None:
+    match = position(3, turn=0, pegs=[1, 0, 0], arrive=True)
+    roll_number(match)
+    answer = asked(match).answer
+    answerer, asker, other = (plain(screen(match.view(s), s)) for s in (0, 2, 1))
+    assert asked(match).prompt in answerer and asked(match).prompt in other
+    assert answer not in answerer and answer not in other and "Your card" not in answerer
+    card = next(line for line in asker.splitlines() if "Your card (only you see it): " in line)
+    assert card.endswith(answer)
+
+
+def _menu(match: mindtable.Match, seat: int) -> list[dict[str, Any]]:
+    return [a for a in match.legal_actions(seat) if a["type"] not in MENU_SKIP]
+
+
+def test_a_person_plays_a_whole_game_against_a_bot_from_the_menu() -> None:
+    """The scripted player (a steal, a lap prize, the bot overruled as asker) through the numbered menu."""
+    match = mindtable.new_match("carrera-de-mente", players=2, seed=12, options={"board": "small"})
+    bots = {1: match.game.make_bot("knowing", 1, seed=12)}
+    planned: list[Step] = []
+
+    def read(prompt: str) -> str:
+        if prompt == "text> ":
+            return planned[-1].value
+        assert prompt == "> ", prompt
+        stolen = any(a["type"] == "steal" and a["seat"] == 0 for a in match.actions)
+        step = plan(match.view(0), match.legal_actions(0), 0, stolen)
+        assert step is not None
+        planned.append(step)
+        menu = _menu(match, 0)
+        for number, entry in enumerate(menu, start=1):
+            if entry["type"] == step.kind and step.value in ("", entry.get("colour"), entry.get("topic")):
+                return str(number)
+            if entry["type"] == step.kind == "ask_answer":
+                return str(number)
+        raise AssertionError(f"{step} is not on the menu {menu}")
+
+    out = io.StringIO()
+    run_terminal(match, [0], bots, read=read, console=Console(file=out, width=80, color_system=None), clock=lambda: 0)
+    text = out.getvalue()
+    assert match.is_over and match.result is not None and match.result.winners == (0,)
+    kinds = [s.kind for s in planned]
+    assert "steal" in kinds and "lap_prize" in kinds and {"ask_confirm", "ask_overrule"} & set(kinds)
+    assert re.search(r"seat 0 takes \w+ from seat 1", text)
+    assert "take " in text and "lap prize: " in text  # the menu lines of both choices
+    assert "Game over (six_colours): winner(s) seat 0" in text
+    assert "Seat 0 has all six colours and wins!" in text
+
+
+def test_two_people_share_the_keyboard_and_the_asker_decides() -> None:
+    """Hot-seat: the keyboard passes to the asker, whose screen shows the card; the asker overrules wrong answers
+    to right while the answering seat holds fewer than two colours (its peg moves on), then confirms them (the
+    turn passes), until the turn limit ends the game."""
+    match = mindtable.new_match(
+        "carrera-de-mente", players=2, seed=5, options={"board": "small", "variant_short": True, "turn_limit": 4}
+    )
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if prompt == "":
+            return ""  # Enter: the keyboard has passed
+        if prompt == "text> ":
+            return "no idea"
+        assert prompt == "> ", prompt
+        seat = match.to_act()[0]
+        menu = [a["type"] for a in _menu(match, seat)]
+        answering = match.state["turn"]["seat"]
+        kind = "ask_overrule" if len(match.view(None)["prizes"][answering]) < 2 else "ask_confirm"
+        for wanted in (kind, "ask_answer"):
+            if wanted in menu:
+                return str(menu.index(wanted) + 1)
+        return "1"
+
+    out = io.StringIO()
+    run_terminal(match, [0, 1], {}, read=read, console=Console(file=out, width=80, color_system=None))
+    text = out.getvalue()
+    assert match.is_over and match.result is not None and match.result.reason == "turn_limit"
+    assert "Pass the keyboard to seat" in text and "Your card (only you see it)" in text
+    assert {a["seat"] for a in match.actions if a["type"] == "ask_answer"} == {0, 1}
+    assert {a["seat"] for a in match.actions if a["type"] == "ask_overrule"} == {0, 1}
+    assert "moves 5 to square" in text and "answered wrong: the turn passes" in text
+    assert "Game over (turn_limit)" in text
+
+
+def test_a_bad_key_is_refused_and_q_quits() -> None:
+    match = mindtable.new_match("carrera-de-mente", players=2, seed=1, options={"board": "small"})
+    keys = iter(["9", "x", "q"])
+    out = io.StringIO()
+    run_terminal(match, [0, 1], {}, read=lambda prompt: next(keys), console=Console(file=out, width=80))
+    assert out.getvalue().count("type a number from 1 to 1 (q: quit)") == 2
+    assert match.actions == []
+
+
+def test_replay_draws_each_step_with_the_play_screen() -> None:
+    match = mindtable.new_match("carrera-de-mente", players=2, seed=3, options={"board": "small"})
+    seat = match.to_act()[0]
+    events = match.apply({"type": "roll", "seat": seat})
+    draw = screen_of(match.game)(match, None)
+    text = plain(draw(match, match.actions[-1], events), width=80)
+    assert f"seat {seat} rolls {match.state['move_die']}" in text and "Question dice" in text
