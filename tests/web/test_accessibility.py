@@ -3,8 +3,8 @@ and on a phone-sized screen, and in Estonian on a desktop (the run is kept short
 for players, the join-by-link page, The Mind's table, NeuroRace's table during a round, the game-over overlay,
 the replay page and the generic table; and Eesti mälumäng's table during play, in Estonian and English, with a
 question showing both to the answering player and to the asker (the card with its answer, confirm/overrule).
-No serious or critical violation may remain, and every page is drawn in the context's language. The engine comes with the dev dependency ``axe-playwright-python`` (nothing is
-downloaded at run time).
+No serious or critical violation may remain, and every page is drawn in the context's language. The engine
+comes with the dev dependency ``axe-playwright-python`` (nothing is downloaded at run time).
 """
 
 from __future__ import annotations
