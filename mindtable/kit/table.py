@@ -59,6 +59,11 @@ class TableDriver:
             decision = self.bots[bot_seat].decide(observe(match, bot_seat, self.now()))
             if decision is not None:
                 at = max(self.now(), decision.at or 0) if self._bots_keep_their_time else self.now()
+                if deadline is not None and deadline.at <= at:
+                    # The time the bot wants comes after a deadline: the deadline happens first (as in
+                    # mindtable.core.driver.play_out), and the bot is asked again.
+                    self.apply(deadline.due_action())
+                    return True
                 self.apply({**decision.action, "seat": bot_seat, "at": at})
                 return True
         return False

@@ -1,52 +1,270 @@
-"""The terminal: a whole game with a person at the keyboard and bots, the board drawn as text; and simulate."""
+"""The terminal: whole games with a person at the keyboard and a bot, said in the room's language (Estonian by
+default, or English), the board drawn as text, the answer never shown to the answering side; and simulate."""
 
 from __future__ import annotations
 
 import io
-import itertools
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
 import mindtable
 from mindtable.cli.app import app
-from mindtable.games.eesti_malumang.terminal import render_board, run_terminal
+from mindtable.core.errors import IllegalAction
+from mindtable.core.match import Match
+from mindtable.games.eesti_malumang import terminal
+from mindtable.games.eesti_malumang.terminal import Screen, render_board, run_terminal, words
+from mindtable.trivia.judge import ACCEPT_CODES, REJECT_CODES
+from mindtable.trivia.quiz import current_question
+from tests.eesti_malumang.helpers import ALL, position
+
+#: What the old English-only terminal printed, and raw codes or JSON: none of it may reach an Estonian screen.
+NOT_ESTONIAN = (
+    "Seat ",
+    "your move",
+    "your turn",
+    "Game over",
+    "Roll the die",
+    "type a number",
+    "Type the number",
+    "waiting for",
+    "The judge",
+    "ask_",
+    "estonia_card",
+    "outer_track",
+    '{"',
+)
 
 
-def test_a_whole_game_in_the_terminal_with_a_person_and_a_bot() -> None:
-    match = mindtable.new_match("eesti-malumang", players=2, seed=5, options={"variant": "outer_track"})
-    game = match.game
-    keys = itertools.cycle(["3", "2", "1"])
-    reads = 0
+class Keys:
+    """The person at the keyboard, scripted: a wrong menu number first (to see the refusal), then the first
+    action; an answer typed right every other question (else a wrong one). At each prompt it checks what the
+    screen showed since the previous prompt: the answering side never sees the answer, the asker does."""
 
-    def read(prompt: str) -> str:
-        nonlocal reads
-        reads += 1
-        if reads > 20_000:
+    def __init__(self, match: Match, out: io.StringIO, human: int) -> None:
+        self.match, self.out, self.human = match, out, human
+        self.seen = 0
+        self.reads = 0
+        self.answered = 0
+        self.hidden_checks = 0
+        self.card_checks = 0
+        self.wrong_number_tried = False
+
+    def shown(self) -> str:
+        text = self.out.getvalue()
+        chunk, self.seen = text[self.seen :], len(text)
+        return chunk
+
+    def __call__(self, prompt: str) -> str:
+        self.reads += 1
+        if self.reads > 5000:
             raise EOFError
-        return next(keys)
+        chunk = self.shown()
+        ask = self.match.state["ask"]
+        if ask is not None:
+            q = current_question(ask)
+            shown_answer = q.display_answer
+            answering = ask["phase"] == "answer" and self.human in ask["answerers"] and prompt == "> "
+            telling = len(shown_answer) >= 3 and shown_answer.lower() not in q.prompt.lower()
+            if answering and telling:
+                assert shown_answer not in chunk, chunk  # the answering side never sees the answer
+                self.hidden_checks += 1
+            if ask["phase"] == "judge" and ask["reader"] == self.human and prompt == "> ":
+                assert shown_answer in chunk, chunk  # the asker's card shows the answer
+                self.card_checks += 1
+        if prompt in ("Vastus: ", "Answer: "):
+            self.answered += 1
+            q = current_question(ask)
+            right = q.required_answer or q.answer or ", ".join(q.items)
+            return right if self.answered % 2 else "qwertyuiop"
+        if prompt == "> " and not self.wrong_number_tried:
+            self.wrong_number_tried = True
+            return "9"
+        return "1"
 
+
+def play(
+    options: dict[str, Any], *, seed: int = 5, clock: Callable[[Match], int] | None = None
+) -> tuple[Match, str, Keys]:
+    match = mindtable.new_match("eesti-malumang", players=2, seed=seed, options=options)
     out = io.StringIO()
+    keys = Keys(match, out, human=0)
     run_terminal(
         match,
         [0],
-        {1: game.make_bot("knowing", seat=1, seed=1)},
-        read=read,
-        console=Console(file=out, width=120),
+        {1: match.game.make_bot("knowing", seat=1, seed=1)},
+        read=keys,
+        console=Console(file=out, width=200, color_system=None),
+        clock=(lambda: clock(match)) if clock else (lambda: match.clock),
+    )
+    return match, out.getvalue(), keys
+
+
+def test_a_whole_short_game_in_estonian_against_a_bot() -> None:
+    # No language option: Estonian is the game's default.
+    match, text, keys = play({"variant": "outer_track", "cards_per_colour": 1})
+    assert match.options["language"] == "et"
+    assert match.is_over and match.result is not None and match.result.reason == "cards_taken"
+    for line in (
+        "Eesti mälumäng: 2 mängijat. Klaviatuuri taga: Mängija 1.",
+        "Pane oma nupp Eesti väljale.",
+        "Pane nupp siia: Eesti väli (loodenurk)",
+        "Sinu kord: viska täringut.",
+        "Kirjuta number 1 kuni 4 (q lõpetab).",  # the wrong number, refused in Estonian
+        "Alan (bot) esitab küsimusi.",
+        "Sina vastad, Alan (bot) küsib.",
+        "Vasta (kirjuta vastus)",
+        "Sinu kaart (sina loed ette) — ",
+        "Kohtunik pakub: ",
+        "Kinnita kohtuniku otsus: ",
+        "Mäng on läbi. Kõik Eesti kaardid on ära võetud.",
+        "Eesti kaarte alles: Ajalugu ",
+        "A Ajalugu · K Kultuur · L Loodusteadus · G Geograafia · S Sport · V Varia · E Eesti väli · F finiš",
+    ):
+        assert line in text, line
+    assert re.search(r"Küsimus — \w+: „[^“]+“", text)  # the question, in Estonian quotes
+    assert re.search(r"Mängija 1 vastas: „[^“]+“\.", text)
+    assert re.search(r"Õige vastus: .+\. (Mängija 1|Alan \(bot\)): (Õige|Vale)", text)
+    assert re.search(r"(Mängija 1|Alan \(bot\)) sai Eesti kaardi: \w+\.", text)
+    assert re.search(r"(Mängija 1|Alan \(bot\)) võitis!|Viik: võitsid", text)
+    assert "┃ Mängija" in text and "Eesti kaardid" in text and "Kaarte" in text  # the summary
+    for english in NOT_ESTONIAN:
+        assert english not in text, english
+    assert keys.hidden_checks >= 2 and keys.card_checks >= 2
+
+
+def test_the_same_game_in_english() -> None:
+    match, text, keys = play({"variant": "outer_track", "cards_per_colour": 1, "language": "en"})
+    assert match.is_over
+    for line in (
+        "Eesti mälumäng: 2 players. At the keyboard: Player 1.",
+        "Your turn: roll the die.",
+        "Type a number from 1 to 4 (q quits).",
+        "Alan (bot) asks the questions.",
+        "You answer; Alan (bot) asks.",
+        "Your card (you read it out) — ",
+        "The judge suggests: ",
+        "The game is over. Every Estonia card has been taken.",
+        "H History · C Culture · N Natural science · G Geography · S Sport · V Varia · E Estonia space · F finish",
+    ):
+        assert line in text, line
+    assert re.search(r"Question — \w+: “[^”]+”", text)
+    for estonian in ("Sinu kord", "Kohtunik", "Mängija", "küsib", "vastab", "Vastus:"):
+        assert estonian not in text, estonian
+    assert keys.hidden_checks >= 2 and keys.card_checks >= 2
+
+
+def test_variant_2_on_a_running_clock_ends_when_the_time_is_up_even_while_a_bot_thinks() -> None:
+    # Each look at the clock is a second later: the agreed minute runs out during play, often while the bot
+    # "thinks" past it (its answer is stamped with its own time); the deadline comes first, nothing breaks.
+    ticks = iter(range(0, 10_000_000, 1000))
+    match, text, _ = play({"variant": "cards_only", "game_minutes": 1}, clock=lambda m: max(next(ticks), m.clock))
+    assert match.is_over and match.result is not None and match.result.reason == "time"
+    assert "Ainult kaardid: mängulauda pole." in text
+    assert re.search(r"Mänguaeg: 1 min · aega jäänud 0:\d\d", text)
+    assert "Sinu kord: vali kategooria." in text  # the answering player names the category (no Estonia space)
+    assert "Kokkulepitud mänguaeg sai täis." in text and "Mäng on läbi. Kokkulepitud mänguaeg sai täis." in text
+    assert "jättis küsimuskaardi endale" in text
+    assert "Eesti kaardid" not in text.split("Mäng on läbi.")[-1]  # no Estonia cards in variant 2's summary
+
+
+def test_on_the_finish_square_the_person_on_the_left_chooses_the_category_in_estonian() -> None:
+    match = position(2, pawns=["goal", "o3"], held=[ALL, {}], turn=0)
+    out = io.StringIO()
+    reads = iter(["2"])  # Kultuur, then the keyboard is gone
+
+    def read_keys(prompt: str) -> str:
+        try:
+            return next(reads)
+        except StopIteration:
+            raise EOFError from None
+
+    run_terminal(
+        match,
+        [1],
+        {0: match.game.make_bot("knowing", seat=0, seed=1)},
+        read=read_keys,
+        console=Console(file=out, width=200, color_system=None),
         clock=lambda: match.clock,
     )
-    assert match.is_over
     text = out.getvalue()
-    assert "[E" in text and "A Ajalugu" in text  # the board as text, not its JSON
-    assert '"squares"' not in text
+    assert "Finiš: vali viimase küsimuse kategooria; vastab Ada (bot)." in text
+    assert "nupp: finišiväli" in text and "kõik kuus värvi koos" in text
+    assert match.state["asking"]["category"] == "culture" and match.state["ask"]["reader"] == 1
 
 
-def test_the_board_as_text_shows_the_pieces() -> None:
+def test_a_refusal_is_said_from_its_code_with_the_seat_as_the_player_number() -> None:
+    match = position(2, pawns=["o3", "o5"], turn=0)
+    with pytest.raises(IllegalAction) as err:
+        match.apply({"type": "roll", "seat": 1})
+    assert err.value.code == "em_wait"
+    assert Screen(match, [0, 1]).refusal(err.value) == "praegu oodatakse kohta 1"
+    assert Screen(match, [0, 1], "en").refusal(err.value) == "waiting for seat 1"
+    unknown = IllegalAction("no_such_code", "an English explanation", params={"seat": 0})
+    assert Screen(match, [0]).refusal(unknown) == "an English explanation"  # no words: the English message
+
+
+def test_the_board_as_text_shows_the_pieces_by_player_number() -> None:
     match = mindtable.new_match("eesti-malumang", players=2, seed=5)
     lines = render_board(match.view(0)["board"], ["nw", "nw"]).splitlines()
-    assert lines[0].startswith("[E01 ]") and len(lines) == 10
+    assert lines[0].startswith("[E12 ]") and len(lines) == 11
+    assert render_board(match.view(0)["board"], [None, "o1"], "en").splitlines()[0].startswith("[E   ][H2  ]")
+
+
+# --- the catalogue ------------------------------------------------------------------------------------------------
+
+
+def _terminal_table(language: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((terminal.HERE / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def test_the_terminal_words_exist_in_both_languages_for_every_key_the_code_says() -> None:
+    et, en = _terminal_table("et"), _terminal_table("en")
+    base = {k.split("#")[0] for k in et}
+    assert base == {k.split("#")[0] for k in en}
+    source = Path(terminal.__file__).read_text(encoding="utf-8")
+    literal = set(re.findall(r'say\(\s*"([\w.]+)"', source)) | set(re.findall(r"say\('([\w.]+)'", source))
+    assert "term.pass_keyboard" in literal and "quiz.suggestion" in literal
+    for language in ("et", "en"):
+        say = words(language)
+        missing = [k for k in sorted(literal) if not say.has(k, own=True)]
+        assert missing == [], f"{language}: no words for {missing}"
+        judge = [c for c in (*ACCEPT_CODES, *REJECT_CODES) if not say.has(f"judge.{c}", own=True)]
+        assert judge == [], f"{language}: no words for the judge's {judge}"
+
+
+def test_every_event_of_the_game_has_words_or_is_shown_by_the_screen() -> None:
+    root = Path(mindtable.__file__).parent
+    sources = [root / "games" / "eesti_malumang" / "rules.py", root / "trivia" / "quiz.py"]
+    kinds = {k for path in sources for k in re.findall(r'Event\(\s*"(\w+)"', path.read_text(encoding="utf-8"))}
+    assert {"estonia_card", "ask_decided", "first_player"} <= kinds
+    unsaid = [
+        k
+        for k in sorted(kinds)
+        if k not in terminal.SILENT_EVENTS and k != "ask_decided" and not words("et").has(f"term.event.{k}", own=True)
+    ]
+    # the quiz's table votes and chosen questions never happen in this game (no vote, one question per card)
+    assert set(unsaid) <= {"ask_vote_called", "ask_voted", "ask_chosen", "ask_options"}, unsaid
+
+
+def test_the_quiz_words_are_the_pages_words() -> None:
+    """The terminal says the judge's reasons and the quiz's verdicts exactly as the shared quiz components do."""
+    source = (Path(mindtable.__file__).parent / "web" / "static" / "js" / "quiz.js").read_text(encoding="utf-8")
+    blocks = re.split(r"^  (en|es|et): \{$", source, flags=re.MULTILINE)
+    for index in (1, 3, 5):
+        language = blocks[index]
+        if language not in ("et", "en"):
+            continue
+        page = dict(re.findall(r'"((?:judge|quiz)\.[\w.]+)": "([^"]*)"', blocks[index + 1]))
+        mine = {k: v for k, v in _terminal_table(language).items() if k.startswith(("judge.", "quiz."))}
+        assert mine and {k: page.get(k) for k in mine} == mine
 
 
 def test_simulate_writes_json_and_a_plot(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """The tabletop kit: dice through the match's generator, decks, token supplies that never lose a token, and
-boards from YAML files (moves, laps, branches, directions; bad files with file/line/field errors; text)."""
+boards from YAML files (moves, laps, branches, directions; bad files with file/line/field errors; text); message
+catalogues for terminals that speak the room's language."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from mindtable.core.errors import IllegalAction
 from mindtable.core.rng import Rng
 from mindtable.kit.board import BoardError, load_board, parse_board, reachable, render_text
 from mindtable.kit.deck import deck_view, discard, draw, draw_many, new_deck, peek, put_back
@@ -22,6 +24,7 @@ from mindtable.kit.tokens import (
     steal,
     take,
 )
+from mindtable.kit.words import Catalogue
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -190,3 +193,26 @@ def test_boards_without_coordinates_are_laid_out_on_a_ring() -> None:
     assert len(coords) == len(board.squares)
     data = json.loads(json.dumps(board.to_dict()))
     assert {s["id"] for s in data["squares"]} == set(board.squares)
+
+
+def test_a_catalogue_layers_folders_falls_back_to_english_and_says_refusals_from_codes(tmp_path: Path) -> None:
+    own, page = tmp_path / "own", tmp_path / "page"
+    own.mkdir()
+    page.mkdir()
+    (own / "et.json").write_text(json.dumps({"hello": "Tere, {name}!"}), encoding="utf-8")
+    (page / "et.json").write_text(
+        json.dumps({"hello": "not this one", "steps#one": "{n} samm", "steps#other": "{n} sammu"}), encoding="utf-8"
+    )
+    (page / "en.json").write_text(
+        json.dumps({"only_en": "in English", "error.far": "{square} is {n} steps away; go to {allowed}"}),
+        encoding="utf-8",
+    )
+    say = Catalogue.load([own, page], "et")
+    assert say("hello", name="Mari") == "Tere, Mari!"  # the first folder wins
+    assert (say("steps", n=1), say("steps", n=4)) == ("1 samm", "4 sammu")
+    assert say("only_en") == "in English" and say.has("only_en") and not say.has("only_en", own=True)
+    assert say("hello") == "Tere, {name}!" and say("nothing") == "nothing"
+    refusal = IllegalAction("far", "English message", params={"square": "o3", "n": 2, "allowed": ["a", "b"]})
+    assert say.refusal(refusal) == "o3 is 2 steps away; go to a, b"
+    assert say.refusal(refusal, square="väli 3") == "väli 3 is 2 steps away; go to a, b"
+    assert say.refusal(IllegalAction("unknown", "English message")) == "English message"

@@ -2,9 +2,11 @@
 and on a phone-sized screen, and in Estonian on a desktop (the run is kept short): the lobby, a room waiting
 for players, the join-by-link page, The Mind's table, NeuroRace's table during a round, Carrera de Mente's
 table with a question showing (to the answering player, and to the asker with the card), the game-over
-overlay, the replay page and the generic table. No serious or critical violation may remain, and every page is
-drawn in the context's language. The engine comes with the dev dependency ``axe-playwright-python`` (nothing is
-downloaded at run time).
+overlay, the replay page and the generic table; and Eesti mälumäng's table during play, in Estonian and
+English, with a question showing both to the answering player and to the asker (the card with its answer,
+confirm/overrule). No serious or critical violation may remain, and every page is drawn in the context's
+language. The engine comes with the dev dependency ``axe-playwright-python`` (nothing is downloaded at run
+time).
 """
 
 from __future__ import annotations
@@ -206,3 +208,85 @@ def carrera_with_a_question(server_url: str, rooms: dict[str, Any], browser: Any
         page.wait_for_selector('[data-testid="cm-board"] svg.mt-board')
         _carrera_until(page, wanted)
         context.close()
+
+
+def serious(axe: Any, page: Any, where: str) -> list[str]:
+    """The serious and critical violations axe finds on ``page`` now."""
+    results = axe.run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    return [
+        f"{where}: {v['id']} ({v['impact']}) {[', '.join(n['target']) for n in v['nodes']][:5]}"
+        for v in results.response["violations"]
+        if v.get("impact") in BAD
+    ]
+
+
+@pytest.mark.parametrize("locale", ["et-EE", "en-US"], ids=["et", "en"])
+def test_the_eesti_malumang_table_with_a_question_showing_has_no_serious_axe_violation(
+    browser: Any, server_url: str, screenshots: Path, locale: str
+) -> None:
+    """Seat 0 plays through the page against a quick bot until it has answered one question and asked one: axe
+    runs on the board with the question box (answering) and with the asker's card (confirm/overrule)."""
+    language = locale[:2]
+    grant = post_json(
+        f"{server_url}/api/rooms",
+        {
+            "game": "eesti-malumang",
+            "players": 2,
+            "name": "Ana",
+            "bots": {"1": "knowing"},
+            "bot_params": {"1": {"board_think_ms": 0}},
+            "options": {"language": language, "variant": "outer_track"},
+        },
+    )
+    axe = axe_engine()
+    context = browser.new_context(viewport=DESKTOP, locale=locale)
+    saved = json.dumps({"seat": grant["seat"], "token": grant["token"], "name": "Ana", "saved": 1})
+    context.add_init_script(f"localStorage.setItem('mindtable:seat:{grant['code']}', {json.dumps(saved)});")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server_url}/room.html?code={grant['code']}")
+    page.wait_for_selector('[data-testid="em-board"] svg.mt-board')
+    assert page.evaluate("document.documentElement.lang") == language
+    found: list[str] = []
+    checked: set[str] = set()
+    for _step in range(40):  # place, roll, move (or a category), answer, confirm: a handful of steps each
+        page.wait_for_function("() => window.mindtableShell.lastState && window.mindtableShell.lastState.legal")
+        state = page.evaluate("window.mindtableShell.lastState")
+        types = {a["type"] for a in state["legal"]}
+        role = "answering" if "ask_answer" in types else "asking" if "ask_confirm" in types else None
+        if role is not None and role not in checked:
+            ready = '[data-testid="quiz-prompt"]' if role == "answering" else '[data-testid="quiz-reader-answer"]'
+            page.wait_for_selector(ready)
+            page.wait_for_timeout(150)  # let the last frame settle
+            found += serious(axe, page, f"{language} eesti-malumang {role}")
+            page.screenshot(path=str(screenshots / f"a11y-eesti-{role}-{language}.png"), full_page=True)
+            checked.add(role)
+        if checked == {"answering", "asking"}:
+            break
+        if "place" in types:
+            page.locator('[data-testid^="em-place-"]').first.click()
+        elif "roll" in types:
+            page.click('[data-testid="em-roll"]')
+        elif "move" in types:
+            page.locator('[data-testid^="em-move-"]').first.click()
+        elif "category" in types:
+            page.locator('[data-testid^="em-category-"]').first.click()
+        elif "ask_answer" in types:
+            page.fill('[data-testid="quiz-input"]', "x")
+            page.click('[data-testid="quiz-send"]')
+        elif "ask_confirm" in types:
+            page.click('[data-testid="quiz-confirm"]')
+        else:
+            page.wait_for_function(
+                "(n) => window.mindtableShell.lastState.seq > n && window.mindtableShell.lastState.legal.length",
+                arg=state["seq"],
+                timeout=30_000,
+            )
+            continue
+        page.wait_for_function("(n) => window.mindtableShell.lastState.seq > n", arg=state["seq"])
+    context.close()
+    assert checked == {"answering", "asking"}, checked
+    assert found == [], "\n".join(found)
+    assert errors == []

@@ -91,3 +91,14 @@ def test_the_mind_points_at_its_folder() -> None:
     assert (STATIC_DIR / "games" / web_module / "index.js").is_file()
     for page in ("index.html", "room.html", "replay.html"):
         assert (STATIC_DIR / page).is_file()
+
+
+def test_the_estonian_pages_throw_the_die_rather_than_roll_it() -> None:
+    """In Estonian a die is thrown ("viska täringut"); "veereta" (roll) is a calque from English."""
+    offenders = [
+        f"{folder.name}: {key}"
+        for folder in [STATIC_DIR, *GAME_FOLDERS]
+        for key, text in load(folder / "i18n" / "et.json").items()
+        if re.search(r"\bveereta", text, re.IGNORECASE)
+    ]
+    assert offenders == []

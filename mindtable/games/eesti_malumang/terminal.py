@@ -1,85 +1,351 @@
-"""Eesti mälumäng in a terminal: a numbered menu of the legal actions, like the generic table, with the board
-drawn as text.
+"""Eesti mälumäng in a terminal, in the room's language: the board drawn as text, whose turn and who asks, the
+question as the answering side sees it, the asker's card with the answer and the judge's suggestion, what
+happened since the last turn, a numbered menu of the legal actions, and a summary at the end.
 
-``mindtable play eesti-malumang`` (hot-seat with ``--humans N``, bots in the other seats). The view a person
-sees has the board as a grid of cells — ``[A 0 ]``: the category's Estonian initial (A Ajalugu, K Kultuur,
-L Loodusteadus, G Geograafia, S Sport, V Varia; E an Estonia space, F the finish square) and the pieces standing
-there — instead of the board's JSON; bots get the whole view.
+``mindtable play eesti-malumang`` (hot-seat with ``--humans N``, bots in the other seats). Every line is said
+through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in the match's ``language`` (``et``, the
+default, or ``en``): the page's own words (``mindtable/web/static/games/eesti-malumang/i18n`` and the site's
+``i18n``) where they fit, and the terminal's in ``i18n/<language>.json`` beside this module. Refusals are said
+from their codes and parameters. The board is a grid of cells — ``[A12 ]``: the category's initial in that
+language (A Ajalugu, K Kultuur, L Loodusteadus, G Geograafia, S Sport, V Varia; E an Estonia space, F the
+finish square) and the pieces (player numbers) standing there.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
+from mindtable.kit.names import bot_name
 from mindtable.kit.table import TableDriver
+from mindtable.kit.words import Catalogue
 
-LETTERS = {"history": "A", "culture": "K", "science": "L", "geography": "G", "sport": "S", "varia": "V"}
+Reader = Callable[[str], str]
+
+HERE = Path(__file__).resolve().parent
+#: Where the words come from, first match wins: the terminal's own, the game page's, the site's.
+WORD_FOLDERS = (
+    HERE / "i18n",
+    HERE.parents[1] / "web" / "static" / "games" / "eesti-malumang" / "i18n",
+    HERE.parents[1] / "web" / "static" / "i18n",
+)
+CATEGORY_ORDER = ("history", "culture", "science", "geography", "sport", "varia")
+#: Actions a person does not pick from the menu: the draft of a typed answer, and what this game never opens
+#: (options read out, a table vote).
+MENU_SKIP = ("ask_type", "ask_options", "ask_call_vote", "ask_vote", "ask_choose")
+#: Events the screen itself shows (the question, the asker's card, the judge's suggestion, whose turn).
+SILENT_EVENTS = ("ask_opened", "ask_card", "ask_question", "ask_suggestion", "ask_draft", "turn", "won")
 
 
-def render_board(board: Mapping[str, Any], pawns: list[str | None]) -> str:
-    """The board as text lines, one cell per square at its place, with the pieces (seat numbers) on it."""
+@cache
+def words(language: str) -> Catalogue:
+    """The terminal's words in ``language`` (English fills in any key a language lacks)."""
+    return Catalogue.load(WORD_FOLDERS, language)
+
+
+class Screen:
+    """How the match reads in one language: names, squares, categories, the board, the question, events."""
+
+    def __init__(self, match: Match, human_seats: Sequence[int], language: str | None = None) -> None:
+        self.match = match
+        self.humans = list(human_seats)
+        self.say = words(language or str(match.options.get("language", "et")))
+
+    # --- names -------------------------------------------------------------------------------------------------
+
+    def name(self, seat: int | None) -> str:
+        if seat is None:
+            return ""
+        if seat in self.humans or not self.humans:
+            return self.say("term.player", n=seat + 1)
+        return bot_name(seat)
+
+    def category(self, category: str) -> str:
+        return self.say(f"em.category.{category}")
+
+    def square(self, view: Mapping[str, Any], square: str | None) -> str:
+        if square is None:
+            return self.say("term.no_piece")
+        sq = _squares(view).get(square)
+        if sq is None:
+            return square
+        if sq["kind"] == "finish":
+            return self.say("term.finish")
+        topic = _topic(view, sq)
+        if topic is None:
+            corner = f"term.square.{square}"
+            return self.say("term.estonia_space", corner=self.say(corner) if self.say.has(corner) else square)
+        return self.say("term.square", category=self.category(topic), id=square)
+
+    def direction(self, direction: str) -> str:
+        return self.say(f"em.direction.{direction}")
+
+    def verdict(self, correct: bool) -> str:
+        return self.say("quiz.right" if correct else "quiz.wrong")
+
+    # --- the board ---------------------------------------------------------------------------------------------
+
+    def board(self, view: Mapping[str, Any]) -> list[str]:
+        return board_lines(self.say, view["board"], view["pawns"])
+
+    # --- a seat's screen ---------------------------------------------------------------------------------------
+
+    def render(
+        self, view: Mapping[str, Any], seat: int | None, now: int | None = None, *, last: bool = True
+    ) -> list[str]:
+        """What ``seat`` sees: the board, the players and their Estonia cards, the cards left, the die, whose
+        step it is, who asks, the question (the asker also sees the answer and the judge's suggestion) and
+        (``last``) the last question's verdict; ``now`` is the match time, for the clock of variant 2."""
+        say = self.say
+        variant = say(f"em.variant.{view['variant']}")
+        lines = [f"{say('game.title')} — {variant}"]
+        if view.get("board") is not None:
+            lines += self.board(view)
+        else:
+            lines.append(say("em.no_board"))
+        lines.append(say("term.players"))
+        for s, held in enumerate(view["held"]):
+            you = f" ({say('em.you')})" if s == seat else ""
+            parts = []
+            if view["variant"] != "cards_only":
+                parts.append(say("term.piece", square=self.square(view, view["pawns"][s])))
+            colours = [self.category(c) for c in CATEGORY_ORDER for _ in range(held.get(c, 0))]
+            if view["variant"] != "cards_only":
+                parts.append(", ".join(colours) if colours else say("term.no_cards"))
+            count = view["kept"][s] if view["variant"] == "cards_only" else view["cards"][s]
+            parts.append(say("em.card_count", n=count))
+            if view["complete"][s]:
+                parts.append(say("term.complete"))
+            lines.append(f"  {s + 1}. {self.name(s)}{you}: " + " · ".join(parts))
+        if view["variant"] != "cards_only":
+            left = [say("term.supply_item", category=self.category(c), n=view["supply"][c]) for c in CATEGORY_ORDER]
+            lines.append(f"{say('em.supply')} " + " · ".join(left))
+        else:
+            lines.append(self.clock(view, now))
+        rolled = view["phase"] in ("move", "category") or (view["asking"] or {}).get("reason") in ("track", "cards")
+        if view.get("die") is not None and rolled:
+            lines.append(say("term.die", die=view["die"]))
+        lines.append(self.status(view, seat))
+        if view.get("asker") is not None and view["phase"] not in ("over", "place", "ask"):
+            key = "em.asker_you" if view["asker"] == seat else "em.asker"
+            lines.append(say(key, name=self.name(view["asker"])))
+        if view.get("ask"):
+            lines += self.question(view, seat)
+        elif view.get("last") and last:
+            lines.append(f"{say('em.last')}: " + self.decided(view["last"], view["last"]["seat"]))
+        return lines
+
+    def clock(self, view: Mapping[str, Any], now: int | None) -> str:
+        say = self.say
+        if view["time_over"] or view["phase"] == "over":
+            return say("em.clock_over")
+        line = say("em.clock", minutes=round(view["ends_at"] / 60000))
+        if now is not None:
+            left = max(0, (view["ends_at"] - now + 999) // 1000)
+            line += f" · {say('em.clock_left')} {left // 60}:{left % 60:02d}"
+        return line
+
+    def status(self, view: Mapping[str, Any], seat: int | None) -> str:
+        """Whose step it is, in words (the page's ``em.step.*``)."""
+        phase = view["phase"]
+        say = self.say
+        if phase == "final_category":
+            key = "em.step.final_category_you" if view["asker"] == seat else "em.step.final_category"
+            return say(key, name=self.name(view["asker"]), player=self.name(view["turn"]))
+        if phase == "ask":
+            answerer = view["asking"]["seat"]
+            key = "em.step.ask_you" if answerer == seat else "em.step.ask"
+            return say(key, name=self.name(answerer), asker=self.name(view["asking"]["reader"]))
+        who = view["placing"] if phase == "place" else view["turn"]
+        if phase == "category" and view["variant"] == "cards_only" and who == seat:
+            return say("term.step.cards_category_you")  # no Estonia space: the answering player names it
+        key = f"em.step.{phase}_you" if who == seat and phase != "over" else f"em.step.{phase}"
+        return say(key, name=self.name(who))
+
+    def question(self, view: Mapping[str, Any], seat: int | None) -> list[str]:
+        """The question being asked, as ``seat`` may see it: the asker gets the answer on their card and the
+        judge's suggestion (what the server's view gives the reader only)."""
+        say = self.say
+        ask, asking = view["ask"], view["asking"]
+        lines: list[str] = []
+        team = view["teams"][asking["seat"]] if view.get("teams") else None
+        if team:
+            if view.get("team_answer") == "consult":
+                lines.append(say("term.team_consult"))
+            elif team.get("answering"):
+                lines.append(say("term.team_member", member=team["answering"]))
+        q = ask.get("question")
+        if q:
+            heading = say("quiz.reader_card") if ask["role"] == "reader" else say("quiz.question")
+            category = self.category(asking["category"])
+            lines.append(f"{heading} — {category}: " + say("term.prompt", prompt=q["prompt"]))
+            if q.get("count"):
+                lines.append("  " + say("quiz.name_items", count=q["count"]))
+            if q.get("unit"):
+                lines.append("  " + say("term.unit", unit=q["unit"]))
+            card = ask.get("card")
+            if card is not None:  # the reader's card: the view holds it for the reader only
+                answer = card["questions"][q["index"]].get("answer")
+                lines.append("  " + say("quiz.the_answer", answer=answer))
+        if ask.get("deadline") is not None and ask["role"] == "answerer":
+            lines.append("  " + say("term.answer_deadline", s=max(0, (ask["deadline"] - self.match.clock) // 1000)))
+        if ask.get("given") is not None and ask["phase"] in ("judge", "vote"):
+            lines.append("  " + say("quiz.given", text=say("term.prompt", prompt=ask["given"])))
+        suggestion = ask.get("suggestion")
+        if suggestion and ask["phase"] in ("judge", "vote"):
+            lines.append(
+                f"  {say('quiz.suggestion')} {self.verdict(suggestion['correct'])} ({self.reason(suggestion)})"
+            )
+        return lines
+
+    def reason(self, verdict: Mapping[str, Any]) -> str:
+        """The judge's reason from its code and parameters."""
+        params = {**verdict.get("params", {}), "named": verdict.get("named"), "needed": verdict.get("needed")}
+        return self.say(f"judge.{verdict['code']}", **{k: v for k, v in params.items() if v is not None})
+
+    def decided(self, result: Mapping[str, Any], answerer: int | None, decider: int | None = None) -> str:
+        """A decided question: its prompt, the answer, the answering player's verdict and who decided it (the
+        ``decider`` seat, when known)."""
+        say = self.say
+        by = result.get("by") or "reader"
+        parts = [] if by == "reader" and decider is None else [say(f"quiz.by.{by}", name=self.name(decider))]
+        if result.get("overruled"):
+            parts.append(say("quiz.overruled"))
+        verdict = self.verdict(bool(result["correct"]))
+        if "needed" in result:
+            verdict += f", {say('quiz.items', named=result['named'], needed=result['needed'])}"
+        return say(
+            "term.decided",
+            prompt=result["prompt"],
+            answer=result["answer"],
+            name=self.name(answerer),
+            verdict=verdict + (f" ({', '.join(parts)})" if parts else ""),
+        )
+
+    # --- events ------------------------------------------------------------------------------------------------
+
+    def event(self, event: Mapping[str, Any], view: Mapping[str, Any], answerer: int | None) -> str | None:
+        """What happened, in words; ``None`` for what the screen shows anyway."""
+        kind = event["type"]
+        if kind in SILENT_EVENTS:
+            return None
+        say = self.say
+        params: dict[str, Any] = {}
+        seat = event.get("seat")
+        if kind == "ask_decided":
+            return self.decided(event, answerer, event.get("seat"))
+        if seat is not None:
+            params["name"] = self.name(seat)
+        if "square" in event:
+            params["square"] = self.square(view, event["square"])
+        if "category" in event:
+            params["category"] = self.category(event["category"])
+        if kind == "first_player":
+            rounds = [
+                ", ".join(say("term.roll_of", name=self.name(int(s)), die=d) for s, d in r.items())
+                for r in event["rolls"]
+            ]
+            params["rolls"] = "; ".join(rounds)
+        elif kind == "rolled":
+            params["die"] = event["die"]
+            if "category" in event:
+                kind = "rolled_category"
+        elif kind == "moved":
+            params.update(n=event["steps"], direction=self.direction(event["direction"]))
+        elif kind == "question":
+            params["asker"] = self.name(event["reader"])
+        elif kind == "final_category":
+            params["player"] = self.name(event["for"])
+        elif kind == "ask_answered":
+            params["text"] = event["text"]
+        key = f"term.event.{kind}"
+        return say(key, **params) if say.has(key) else None
+
+    # --- the menu ----------------------------------------------------------------------------------------------
+
+    def action(self, entry: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+        """A menu line for a listed action."""
+        say = self.say
+        kind = entry["type"]
+        if kind == "place":
+            return say("term.action.place", square=self.square(view, entry["square"]))
+        if kind == "move":
+            directions = [self.direction(lnd["direction"]) for lnd in view["landings"] if lnd["square"] == entry["to"]]
+            return say("term.action.move", direction=" / ".join(directions), square=self.square(view, entry["to"]))
+        if kind in ("category", "final_category"):
+            return say("term.action.category", category=self.category(entry["category"]))
+        if kind == "roll":
+            return say("em.roll")
+        if kind == "path":
+            return say("em.path")
+        if kind == "ask_pass":
+            return say("quiz.pass")
+        suggestion = (view.get("ask") or {}).get("suggestion") or {}
+        if kind == "ask_confirm":
+            return say("term.action.ask_confirm", verdict=self.verdict(bool(suggestion.get("correct"))))
+        if kind == "ask_overrule":
+            if "needed" in suggestion:
+                return say("term.action.ask_overrule_list")
+            return say("term.action.ask_overrule", verdict=self.verdict(not suggestion.get("correct")))
+        return say(f"term.action.{kind}")
+
+    def refusal(self, exc: IllegalAction) -> str:
+        """A refusal from its code, with seats said as the players' numbers."""
+        seats: dict[str, Any] = {}
+        for key in ("seat", "reader", "waiting", "answerers"):
+            value = exc.params.get(key)
+            if isinstance(value, int):
+                seats[key] = value + 1
+            elif isinstance(value, list):
+                seats[key] = [v + 1 if isinstance(v, int) else v for v in value]
+        return self.say.refusal(exc, **seats)
+
+
+def _squares(view: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    board = view.get("board") or {}
+    return {sq["id"]: sq for sq in board.get("squares", ())}
+
+
+def _topic(view: Mapping[str, Any], sq: Mapping[str, Any]) -> str | None:
+    topic: str | None = view["board"]["colours"].get(sq["colour"], {}).get("topic")
+    return topic
+
+
+def board_lines(say: Catalogue, board: Mapping[str, Any], pawns: Sequence[str | None]) -> list[str]:
+    """The board as text lines, one cell per square at its place with the pieces on it (player numbers, from
+    1), and a legend in ``say``'s language below."""
     squares = board["squares"]
     xs = sorted({s["x"] for s in squares})
     ys = sorted({s["y"] for s in squares})
     grid = [["      " for _ in xs] for _ in ys]
     for sq in squares:
         topic = board["colours"].get(sq["colour"], {}).get("topic")
-        letter = "F" if sq["kind"] == "finish" else LETTERS.get(topic or "", "E")
-        who = "".join(str(seat) for seat, at in enumerate(pawns) if at == sq["id"])
-        grid[ys.index(sq["y"])][xs.index(sq["x"])] = f"[{letter}{who[:3]:<3}]"
+        mark = "finish" if sq["kind"] == "finish" else topic or "estonia"
+        who = "".join(str(seat + 1) for seat, at in enumerate(pawns) if at == sq["id"])
+        grid[ys.index(sq["y"])][xs.index(sq["x"])] = f"[{say(f'term.letter.{mark}')[:1]}{who[:3]:<3}]"
     lines = ["".join(row).rstrip() for row in grid]
-    lines.append("A Ajalugu · K Kultuur · L Loodusteadus · G Geograafia · S Sport · V Varia · E Eesti · F finiš")
-    return "\n".join(lines)
+    legend = [f"{say(f'term.letter.{c}')} {say(f'term.legend.{c}')}" for c in (*CATEGORY_ORDER, "estonia", "finish")]
+    lines.append(" · ".join(legend))
+    lines.append(say("term.legend.pieces"))
+    return lines
 
 
-def text_view(view: dict[str, Any]) -> dict[str, Any]:
-    """The view for a person at the terminal: the board as text, the bulky parts left out."""
-    out = {k: v for k, v in view.items() if k not in ("board", "categories", "stats", "start_rolls")}
-    if view.get("board") is not None:
-        out["board"] = render_board(view["board"], view["pawns"])
-    out["landings"] = [f"{lnd['direction']}: {lnd['square']}" for lnd in view.get("landings", ())]
-    return out
+def render_board(board: Mapping[str, Any], pawns: Sequence[str | None], language: str = "et") -> str:
+    """The board as text in ``language``."""
+    return "\n".join(board_lines(words(language), board, pawns))
 
 
-def _line(entry: Mapping[str, Any]) -> str:
-    params = ", ".join(f"{k}={v}" for k, v in entry.items() if k not in ("type", "seat", "inputs"))
-    typed = ", ".join(f"type {spec['name']}" for spec in entry.get("inputs", ()))
-    return f"{entry['type']} {params} {typed}".strip()
-
-
-def _typed(spec: Mapping[str, Any], raw: str) -> Any:
-    """A typed input: a number for an ``int`` (left out when empty and optional), else the text."""
-    if spec["kind"] == "int":
-        if not raw and spec.get("optional"):
-            return None
-        try:
-            return int(raw)
-        except ValueError:
-            return raw  # refused with the engine's message, and asked again
-    if spec["kind"] == "bool":
-        return raw.lower() in ("y", "yes", "1", "true", "jah")
-    return raw or "?"
-
-
-def _show_view(console: Console, view: dict[str, Any]) -> None:
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold cyan", no_wrap=True)
-    table.add_column()
-    for key, value in text_view(view).items():
-        if value in (None, [], {}):
-            continue
-        table.add_row(key, Text(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)))
-    console.print(table)
+class _Quit(Exception):
+    pass
 
 
 def run_terminal(
@@ -87,74 +353,160 @@ def run_terminal(
     human_seats: list[int],
     bots: Mapping[int, Bot],
     *,
-    read: Callable[[str], str] = input,
+    read: Reader = input,
     console: Console | None = None,
     clock: Callable[[], int] | None = None,
 ) -> None:
     """Play ``match``: people at ``human_seats`` choose from numbered menus (hot-seat: the keyboard passes
     between them), ``bots`` play the other seats; timers (answer time, the cards-only game time) run on
-    ``clock`` (default: the wall clock since the start)."""
+    ``clock`` (default: the wall clock since the start). Everything is said in the match's ``language``."""
     console = console or Console()
+    screen = Screen(match, human_seats)
+    say = screen.say
     table = TableDriver(match, human_seats, bots, clock, bots_keep_their_time=True)
-    now, apply, unseen = table.now, table.apply, table.unseen
-    console.print(f"[bold]{escape(match.game.title)}[/]: {match.players} seats; you play {human_seats or 'none'}.")
+
+    def show(text: str, style: str | None = None) -> None:
+        console.print(Text(text, style=style or ""), highlight=False)
+
+    names = ", ".join(screen.name(s) for s in human_seats)
+    humans = say("term.you_play", n=len(human_seats), names=names) if human_seats else say("term.only_bots")
+    show(say("term.welcome", title=say("game.title"), players=match.players, humans=humans), "bold")
+    show(say("term.help"))
     last_human: int | None = None
+    answering: dict[int, int] = {}
     while not match.is_over:
         if table.automatic_step():
             continue
         seat = table.human_to_act()
         if seat is None:
             if not table.wait_for_deadline():
-                console.print("[red]Nobody can act and no timer is running.[/]")
+                show(say("term.stuck"), "red")
                 return
             continue
         try:
             if last_human is not None and seat != last_human and len(human_seats) > 1:
-                console.print(f"\n[bold]Pass the keyboard to seat {seat}[/] and press Enter.", highlight=False)
-                read("")
+                show("")
+                show(say("term.pass_keyboard", name=screen.name(seat)), "bold")
+                if read("").strip().lower() == "q":
+                    raise _Quit
             last_human = seat
-            _turn(match, seat, unseen, read, console, now, apply)
+            _turn(screen, table, seat, read, show, answering)
+        except _Quit:
+            show(say("term.quit"))
+            return
         except EOFError:
             return
-    result = match.result
-    assert result is not None
-    console.print(
-        f"\n[bold]Game over[/] ({result.reason}): winners {list(result.winners)}, scores {list(result.scores)}"
-    )
+    if human_seats:  # the last question's verdict, before the summary
+        _tell(screen, table, human_seats[0], show, answering)
+    _summary(screen, console, show)
 
 
 def _turn(
-    match: Match,
+    screen: Screen,
+    table: TableDriver,
     seat: int,
-    unseen: dict[int, list[dict[str, Any]]],
-    read: Callable[[str], str],
-    console: Console,
-    now: Callable[[], int],
-    apply: Callable[[dict[str, Any]], None],
+    read: Reader,
+    show: Callable[..., None],
+    answering: dict[int, int],
 ) -> None:
-    for event in unseen[seat]:
-        data = {k: v for k, v in event.items() if k != "type"}
-        console.print(f"  • [green]{event['type']}[/] {escape(json.dumps(data, ensure_ascii=False))}", highlight=False)
-    unseen[seat].clear()
-    console.print(f"\n[bold]Seat {seat}[/], your move.", highlight=False)
-    _show_view(console, match.view(seat))
-    legal = match.legal_actions(seat)
+    """One person's turn: what happened since their last one, their screen, the menu, the chosen action
+    (``answering``: who answers the question each seat last saw asked, for the verdict's line)."""
+    match, say = screen.match, screen.say
+    view = match.view(seat)
+    told_verdict = _tell(screen, table, seat, show, answering)
+    show("")
+    show(f"── {say('term.your_turn', name=screen.name(seat))} ──", "bold")
+    for line in screen.render(view, seat, table.now(), last=not told_verdict):
+        show(line)
+    legal = [a for a in match.legal_actions(seat) if a["type"] not in MENU_SKIP]
     for number, entry in enumerate(legal, start=1):
-        console.print(f"[bold]{number}[/] {escape(_line(entry))}", highlight=False)
+        show(f"  {number}  {screen.action(entry, view)}")
     while True:
-        raw = read("> ").strip()
+        raw = read("> ").strip().lower()
+        if raw == "q":
+            raise _Quit
         if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
-            console.print(f"[red]type a number from 1 to {len(legal)}[/]")
+            show(say("term.pick_number", n=len(legal)), "red")
             continue
         entry = legal[int(raw) - 1]
         action = {k: v for k, v in entry.items() if k != "inputs"}
+        suggestion = (view.get("ask") or {}).get("suggestion") or {}
         for spec in entry.get("inputs", ()):
-            value = _typed(spec, read(f"{spec['name']} ({spec['kind']}): ").strip())
+            if entry["type"] == "ask_overrule" and "needed" not in suggestion:
+                continue  # a plain overrule: right becomes wrong and wrong right
+            value = _ask_input(spec, say, read, show)
             if value is not None:
                 action[spec["name"]] = value
         try:
-            apply({**action, "at": now()})
+            table.apply({**action, "at": table.now()})
         except IllegalAction as exc:
-            console.print(f"[red]{escape(exc.message)}[/]")
+            show(screen.refusal(exc), "red")
+            if not match.legal_actions(seat) or exc.code == "ask_time_up":
+                return
             continue
         return
+
+
+def _tell(screen: Screen, table: TableDriver, seat: int, show: Callable[..., None], answering: dict[int, int]) -> bool:
+    """What ``seat`` has not been told yet, a line each; whether a verdict was among it."""
+    view = screen.match.view(seat)
+    told_verdict = False
+    for event in table.unseen[seat]:
+        told_verdict = told_verdict or event["type"] == "ask_decided"
+        if event["type"] == "question":
+            answering[seat] = event["seat"]
+        line = screen.event(event, view, answering.get(seat))
+        if line is not None:
+            show(f"  • {line}", "green")
+    table.unseen[seat].clear()
+    return told_verdict
+
+
+def _ask_input(spec: Mapping[str, Any], say: Catalogue, read: Reader, show: Callable[..., None]) -> Any:
+    """A typed input: the answer (text), or how many items of a list were right (a number; empty: a plain
+    overrule)."""
+    while True:
+        if spec["kind"] == "int":
+            raw = read(say("term.input.named", max=spec["maximum"])).strip()
+            if raw.lower() == "q":
+                raise _Quit
+            if not raw and spec.get("optional"):
+                return None
+            if raw.isdigit() and spec["minimum"] <= int(raw) <= spec["maximum"]:
+                return int(raw)
+            show(say("term.input.number", max=spec["maximum"]), "red")
+            continue
+        raw = read(say("term.input.answer")).strip()
+        if raw:
+            return raw
+        show(say("term.input.empty"), "red")
+
+
+def _summary(screen: Screen, console: Console, show: Callable[..., None]) -> None:
+    """The end: why the game ended, who won, and each player's cards."""
+    match, say = screen.match, screen.say
+    result = match.result
+    assert result is not None
+    view = match.view(None)
+    reason = f"result.{result.reason}"
+    show("")
+    show(say("term.over", reason=say(reason) if say.has(reason) else ""), "bold")
+    winners = [screen.name(s) for s in result.winners]
+    if len(winners) == 1:
+        show(say("em.winner", name=winners[0]), "bold")
+    elif winners:
+        show(say("term.winners", names=", ".join(winners)), "bold")
+    else:
+        show(say("term.nobody_won"))
+    cards_only = view["variant"] == "cards_only"  # no Estonia cards: the question cards kept
+    table = Table(say("em.player"), *([] if cards_only else [say("em.cards")]), say("em.count"))
+    for seat, held in enumerate(view["held"]):
+        colours = ", ".join(_held(screen, c, held) for c in CATEGORY_ORDER if held.get(c))
+        count = view["kept"][seat] if cards_only else view["cards"][seat]
+        table.add_row(Text(screen.name(seat)), *([] if cards_only else [Text(colours or "—")]), str(count))
+    console.print(table)
+
+
+def _held(screen: Screen, category: str, held: Mapping[str, int]) -> str:
+    n = held.get(category, 0)
+    return screen.category(category) + (f" ×{n}" if n > 1 else "")
