@@ -40,6 +40,11 @@ CORE_CODES: dict[str, str] = {
     "not_now": "{action!r} is not possible now",
 }
 
+#: The parameters of core codes that name a seat (a seat number, or a list of them): a surface says them as the
+#: seat is shown to people (its player's name), not as the number. ``bad_seat``'s ``seat`` is not listed: it is
+#: a number that names no seat. A game lists its own codes' in ``Game.seat_params``; see :func:`seat_params`.
+CORE_SEAT_PARAMS: dict[str, tuple[str, ...]] = {"not_your_turn": ("waiting",)}
+
 #: The longest action a match will read: anything longer is refused before any rule looks at it.
 MAX_TIME_MS = 10 * 365 * 24 * 3600 * 1000
 
@@ -80,6 +85,29 @@ def describe(code: str, params: Mapping[str, Any], codes: Mapping[str, str] | No
         return string.Formatter().vformat(template, (), _Defaulting(params))
     except (ValueError, IndexError, AttributeError, KeyError):
         return template
+
+
+def seat_params(
+    code: str, params: Mapping[str, Any], declared: Mapping[str, tuple[str, ...]] | None = None
+) -> list[str]:
+    """The names among ``params`` of refusal ``code`` that name a seat, as declared (the game's ``declared``
+    first, then :data:`CORE_SEAT_PARAMS`), and only those whose value is a seat number or a list of them.
+
+    >>> seat_params("not_your_turn", {"waiting": 2})
+    ['waiting']
+    >>> seat_params("em_wait", {"seat": 1, "step": "roll the die"}, {"em_wait": ("seat",)})
+    ['seat']
+    >>> seat_params("bad_seat", {"seat": 9, "last": 3})
+    []
+    """
+    names = (declared or {}).get(code) or CORE_SEAT_PARAMS.get(code, ())
+    return [name for name in names if _is_seat_value(params.get(name))]
+
+
+def _is_seat_value(value: Any) -> bool:
+    if isinstance(value, list):
+        return bool(value) and all(_is_seat_value(v) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def template_fields(template: str) -> set[str]:

@@ -81,6 +81,9 @@ class Game(ABC):
     moves: ClassVar[MoveTable | None] = None
     #: Reason codes -> English template with ``{parameters}`` (see :mod:`mindtable.core.codes`).
     codes: ClassVar[Mapping[str, str]] = {}
+    #: Reason code -> the parameters that name a seat (a seat number or a list of them), which surfaces say as
+    #: the seat is shown (its player's name); the core's are in :data:`mindtable.core.codes.CORE_SEAT_PARAMS`.
+    seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: Bumped whenever a rule changes what an action does; records carry it and replays report a change.
     rules_revision: ClassVar[int] = 1
 

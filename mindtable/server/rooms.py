@@ -27,6 +27,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from mindtable.core import Bot, Game, IllegalAction, InvalidOptions, Match, get_game, new_match, observe
+from mindtable.core.codes import seat_params
 from mindtable.core.errors import ReplayMismatch
 from mindtable.core.events import Event
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
@@ -769,7 +770,16 @@ class Room:
         self, conn: Connection | None, client_id: Any, code: str, message: str, params: dict[str, Any] | None = None
     ) -> None:
         if conn is not None:
-            reply = {"kind": "rejected", "id": client_id, "code": code, "params": params or {}, "message": message}
+            params = params or {}
+            reply = {
+                "kind": "rejected",
+                "id": client_id,
+                "code": code,
+                "params": params,
+                # the parameters that name a seat, for the page to say as the seat's name (docs/protocol.md)
+                "seats": seat_params(code, params, self.match.game.seat_params),
+                "message": message,
+            }
             conn.send_message(reply)
 
     def _rollback(self, steps: int) -> None:

@@ -95,6 +95,14 @@ ASK_CODES: dict[str, str] = {
     "ask_voted": "seat {seat} has already voted",
 }
 
+#: The step's codes whose parameters name a seat (add them to the game's ``seat_params``). ``answerers`` and
+#: ``waiting`` are sent as texts (several seats joined), so they are said as they come.
+ASK_SEAT_PARAMS: dict[str, tuple[str, ...]] = {
+    "ask_not_reader": ("reader",),
+    "ask_not_voter": ("seat",),
+    "ask_voted": ("seat",),
+}
+
 #: The words a verdict's ``by`` takes.
 DECIDERS = ("reader", "vote", "timeout", "pass")
 

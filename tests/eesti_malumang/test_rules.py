@@ -13,6 +13,7 @@ import pytest
 
 import mindtable
 from mindtable.core.errors import IllegalAction
+from mindtable.core.match import Match
 from mindtable.core.turns import roll_off
 from tests.eesti_malumang.helpers import ALL, CATS, act, answer, position, right_answer, types
 
@@ -192,6 +193,37 @@ def test_the_reader_overrules_the_judge() -> None:
     decided = next(e for e in events if e["type"] == "ask_decided")
     assert decided["correct"] is True and decided["overruled"] is True
     assert match.state["held"][0] == {"science": 1}
+
+
+def test_the_last_question_names_the_answering_player_and_who_decided_it() -> None:
+    match = position(3, turn=1, die=3)
+    act(match, "roll", 1)
+    act(match, "move", 1, to="o3")
+    answer(match, True)  # seat 1 answers, seat 2 (on its left) reads and confirms
+    last = match.view(0)["last"]
+    assert (last["seat"], last["decided_by"], last["by"], last["correct"]) == (1, 2, "reader", True)
+    assert last["category"] == "science" and last["answer"]
+    act(match, "roll", 2)
+    act(match, "move", 2, to=match.legal_actions(2)[0]["to"])
+    if match.state["phase"] == "category":
+        act(match, "category", 2, category="history")
+    act(match, "ask_pass", 2)  # a pass is decided by the answering player
+    last = match.view(1)["last"]
+    assert (last["seat"], last["decided_by"], last["by"], last["correct"]) == (2, 2, "pass", False)
+
+
+def test_a_state_saved_without_decided_by_gets_the_decider_back_from_the_rules() -> None:
+    """A snapshot from before ``decided_by`` (its ``last.seat`` is the answerer): the view names the reader."""
+    match = position(3, turn=1, die=3)
+    act(match, "roll", 1)
+    act(match, "move", 1, to="o3")
+    answer(match, False)
+    snapshot = match.snapshot()
+    del snapshot["state"]["last"]["decided_by"]
+    old = Match.from_snapshot(snapshot)
+    assert old.view(None)["last"]["decided_by"] == 2 and old.view(None)["last"]["seat"] == 1
+    snapshot["state"]["last"].update(by="timeout", seat=1)
+    assert Match.from_snapshot(snapshot).view(None)["last"]["decided_by"] is None
 
 
 # --- the finish -------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
 from mindtable.games.eesti_malumang import terminal
 from mindtable.games.eesti_malumang.terminal import Screen, render_board, run_terminal, words
+from mindtable.kit.names import bot_name
 from mindtable.trivia.judge import ACCEPT_CODES, REJECT_CODES
 from mindtable.trivia.quiz import current_question
 from tests.eesti_malumang.helpers import ALL, position
@@ -168,7 +169,9 @@ def test_variant_2_on_a_running_clock_ends_when_the_time_is_up_even_while_a_bot_
     assert match.is_over and match.result is not None and match.result.reason == "time"
     assert "Ainult kaardid: mängulauda pole." in text
     assert re.search(r"Mänguaeg: 1 min · aega jäänud 0:\d\d", text)
-    assert "Sinu kord: vali kategooria." in text  # the answering player names the category (no Estonia space)
+    assert (
+        "Sinu kord: vali oma küsimuse kategooria." in text
+    )  # the answering player names the category (no Estonia space)
     assert "Kokkulepitud mänguaeg sai täis." in text and "Mäng on läbi. Kokkulepitud mänguaeg sai täis." in text
     assert "jättis küsimuskaardi endale" in text
     assert "Eesti kaardid" not in text.split("Mäng on läbi.")[-1]  # no Estonia cards in variant 2's summary
@@ -199,15 +202,36 @@ def test_on_the_finish_square_the_person_on_the_left_chooses_the_category_in_est
     assert match.state["asking"]["category"] == "culture" and match.state["ask"]["reader"] == 1
 
 
-def test_a_refusal_is_said_from_its_code_with_the_seat_as_the_player_number() -> None:
+def test_a_refusal_is_said_from_its_code_with_the_seat_as_the_players_name() -> None:
     match = position(2, pawns=["o3", "o5"], turn=0)
     with pytest.raises(IllegalAction) as err:
         match.apply({"type": "roll", "seat": 1})
-    assert err.value.code == "em_wait"
-    assert Screen(match, [0, 1]).refusal(err.value) == "praegu oodatakse kohta 1"
-    assert Screen(match, [0, 1], "en").refusal(err.value) == "waiting for seat 1"
+    assert err.value.code == "em_wait" and err.value.params["seat"] == 0
+    assert Screen(match, [0, 1]).refusal(err.value) == "praegu oodatakse: Mängija 1"
+    assert Screen(match, [0, 1], "en").refusal(err.value) == "waiting for Player 1"
+    assert Screen(match, [1], "en").refusal(err.value) == f"waiting for {bot_name(0)}"  # a bot by its name
+    final = position(3, pawns=["goal", "o3", "o5"], held=[ALL, {}, {}], turn=0)
+    with pytest.raises(IllegalAction) as err:
+        final.apply({"type": "final_category", "seat": 2, "category": "sport"})
+    assert err.value.code == "em_left_chooses" and err.value.params["seat"] == 1
+    assert Screen(final, [0, 1, 2], "en").refusal(err.value) == (
+        "on the finish square the player to the left, Player 2, chooses the category"
+    )
     unknown = IllegalAction("no_such_code", "an English explanation", params={"seat": 0})
     assert Screen(match, [0]).refusal(unknown) == "an English explanation"  # no words: the English message
+
+
+def test_the_last_question_says_who_answered_and_who_decided() -> None:
+    match = position(3, turn=1, die=3)
+    match.apply({"type": "roll", "seat": 1})
+    match.apply({"type": "move", "seat": 1, "to": "o3"})
+    match.apply({"type": "ask_answer", "seat": 1, "text": "qwertyuiop"})
+    match.apply({"type": "ask_overrule", "seat": 2})  # the reader, on the answerer's left, overrules the judge
+    screen = Screen(match, [0, 1, 2], "en")
+    line = next(x for x in screen.render(match.view(0), 0) if x.startswith("Last question"))
+    assert "Player 2: Right (decided by Player 3, overruled)." in line, line
+    et = next(x for x in Screen(match, [0, 1, 2]).render(match.view(0), 0) if x.startswith("Viimane küsimus"))
+    assert "Mängija 2: Õige (otsustas Mängija 3, muudetud)." in et, et
 
 
 def test_the_board_as_text_shows_the_pieces_by_player_number() -> None:

@@ -48,7 +48,16 @@ from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn,
 from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachable
 from mindtable.kit.dice import roll
 from mindtable.trivia.judge import JUDGE_OPTIONS
-from mindtable.trivia.quiz import ASK_CODES, ask_deadline, ask_moves, ask_secrets, ask_view, open_ask, waiting_for
+from mindtable.trivia.quiz import (
+    ASK_CODES,
+    ASK_SEAT_PARAMS,
+    ask_deadline,
+    ask_moves,
+    ask_secrets,
+    ask_view,
+    open_ask,
+    waiting_for,
+)
 from mindtable.trivia.sets import CARD_CATEGORIES, load_set
 
 HERE = Path(__file__).resolve().parent
@@ -74,6 +83,9 @@ CODES: dict[str, str] = {
     "em_path_no_die": "your piece is on the finish path: no die now, take the question of your circle",
     "em_left_chooses": "on the finish square the player to the left, seat {seat}, chooses the category",
 }
+
+#: The codes' parameters that name a seat (surfaces say the seat's name).
+SEAT_PARAMS: dict[str, tuple[str, ...]] = {**ASK_SEAT_PARAMS, "em_wait": ("seat",), "em_left_chooses": ("seat",)}
 
 #: What each phase waits for (for ``em_wait``).
 STEPS = {
@@ -333,6 +345,18 @@ def _ask(state: State, seat: int, category: str, reason: str, at: int | None, rn
     return [head, *events]
 
 
+def _last_view(state: State) -> dict[str, Any] | None:
+    """The last question's verdict: ``seat`` the answering player, ``decided_by`` who decided it. A state saved
+    before ``decided_by`` was kept (its ``seat`` overwrote the decider) gets it back from the rules: the reader,
+    the player to the answerer's left, decides; a pass is the answerer's own; a time-out is nobody's."""
+    last = state["last"]
+    if last is None or "decided_by" in last:
+        return last
+    by = last.get("by")
+    decider = asker_of(state, last["seat"]) if by == "reader" else last["seat"] if by == "pass" else None
+    return {**last, "decided_by": decider}
+
+
 def _member(state: State, seat: int) -> str | None:
     teams = state["teams"]
     if not teams or state["options"]["team_answer"] != "rotate":
@@ -548,7 +572,10 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     card_id = ask["card"]["id"]
     stats = state["stats"][seat].setdefault(category, [0, 0])
     stats[0 if correct else 1] += 1
-    state["last"] = {**ask["results"][-1], "seat": seat, "category": category, "reason": reason}
+    # The quiz table's result names who decided the verdict in ``seat`` (the reader, or the answerer who
+    # passed); here ``seat`` is the answering player and the decider is kept as ``decided_by``.
+    result = ask["results"][-1]
+    state["last"] = {**result, "seat": seat, "decided_by": result.get("seat"), "category": category, "reason": reason}
     state["ask"] = None
     state["asking"] = None
     if state["teams"] and state["options"]["team_answer"] == "rotate":
@@ -696,6 +723,7 @@ class EestiMalumang(Game):
     order = 50
     moves = MOVES
     codes = CODES
+    seat_params = SEAT_PARAMS
     rules_revision = 1
     web_module = "eesti-malumang"
     progress_label = "questions asked"
@@ -815,7 +843,7 @@ class EestiMalumang(Game):
             "landings": list(state["landings"]),
             "asking": state["asking"],
             "ask": ask_view(state["ask"], seat),
-            "last": state["last"],
+            "last": _last_view(state),
             "winner": state["winner"],
             "ended": state["ended"],
             "ends_at": state["ends_at"],

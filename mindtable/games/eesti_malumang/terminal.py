@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mindtable.core.bots import Bot
+from mindtable.core.codes import seat_params
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
 from mindtable.kit.names import bot_name
@@ -140,8 +141,8 @@ class Screen:
             lines.append(say(key, name=self.name(view["asker"])))
         if view.get("ask"):
             lines += self.question(view, seat)
-        elif view.get("last") and last:
-            lines.append(f"{say('em.last')}: " + self.decided(view["last"], view["last"]["seat"]))
+        elif (last_q := view.get("last")) and last:
+            lines.append(f"{say('em.last')}: " + self.decided(last_q, last_q["seat"], last_q.get("decided_by")))
         return lines
 
     def clock(self, view: Mapping[str, Any], now: int | None) -> str:
@@ -167,7 +168,7 @@ class Screen:
             return say(key, name=self.name(answerer), asker=self.name(view["asking"]["reader"]))
         who = view["placing"] if phase == "place" else view["turn"]
         if phase == "category" and view["variant"] == "cards_only" and who == seat:
-            return say("term.step.cards_category_you")  # no Estonia space: the answering player names it
+            return say("em.step.category_cards_you")  # no Estonia space: the answering player names it
         key = f"em.step.{phase}_you" if who == seat and phase != "over" else f"em.step.{phase}"
         return say(key, name=self.name(who))
 
@@ -299,14 +300,12 @@ class Screen:
         return say(f"term.action.{kind}")
 
     def refusal(self, exc: IllegalAction) -> str:
-        """A refusal from its code, with seats said as the players' numbers."""
+        """A refusal from its code, with the parameters that name a seat (as the code declares them) said as
+        the seat's name on this screen."""
         seats: dict[str, Any] = {}
-        for key in ("seat", "reader", "waiting", "answerers"):
-            value = exc.params.get(key)
-            if isinstance(value, int):
-                seats[key] = value + 1
-            elif isinstance(value, list):
-                seats[key] = [v + 1 if isinstance(v, int) else v for v in value]
+        for key in seat_params(exc.code, exc.params, self.match.game.seat_params):
+            value = exc.params[key]
+            seats[key] = [self.name(v) for v in value] if isinstance(value, list) else self.name(value)
         return self.say.refusal(exc, **seats)
 
 

@@ -265,11 +265,26 @@ function actionControl(action) {
   return form;
 }
 
+/**
+ * A refusal's parameters as people read them: those the server marks as naming a seat (`err.seats`, declared
+ * with the code) become the seat's name as the page shows it; a list of seats, their names joined.
+ */
+function seatWords(params, seats, nameOf) {
+  const out = { ...(params || {}) };
+  for (const name of seats || []) {
+    const value = out[name];
+    if (Number.isInteger(value)) out[name] = nameOf(value);
+    else if (Array.isArray(value) && value.every(Number.isInteger)) out[name] = value.map(nameOf).join(", ");
+  }
+  return out;
+}
+
 /** A refusal in words: the code with its parameters, translated (game strings first, then the shell's). */
 function reasonText(err) {
   const key = `error.${err.code}`;
   const known = shell.gameT.has ? shell.gameT.has(key) : has(key);
-  return known ? shell.gameT(key, err.params || {}) : err.message || err.code;
+  if (!known) return err.message || err.code;
+  return shell.gameT(key, seatWords(err.params, err.seats, (seat) => seatLabel(shell.gameT, shell.room?.seats, seat)));
 }
 
 function sendAction(action) {

@@ -50,7 +50,9 @@ export function mount(root, ctx) {
     if (view.phase === "final_category") {
       return t(view.asker === ctx.seat ? "em.step.final_category_you" : "em.step.final_category", { name: ctx.seatName(view.asker), player: ctx.seatName(view.turn) });
     }
-    return t(mine && view.phase !== "over" ? `${key}_you` : key, { name: who == null ? "" : ctx.seatName(who), asker: view.asker == null ? "" : ctx.seatName(view.asker) });
+    // Variant 2 has no board, so no Estonia space: the answering player names the category of the question.
+    const yours = view.phase === "category" && view.variant === "cards_only" ? "em.step.category_cards_you" : `${key}_you`;
+    return t(mine && view.phase !== "over" ? yours : key, { name: who == null ? "" : ctx.seatName(who), asker: view.asker == null ? "" : ctx.seatName(view.asker) });
   }
 
   /** The Estonia cards still on the table, per colour (the number beside each colour, readable on any colour). */
@@ -152,7 +154,13 @@ export function mount(root, ctx) {
     quiz.update(msg);
     let last = null;
     if (!view.ask && view.last && view.last.correct !== undefined) {
-      try { last = [h("h3", {}, t("em.last")), quiz.verdictLine(view.last)]; } catch { last = null; }
+      // view.last.seat is the answering player; the verdict line names who decided it (view.last.decided_by).
+      const decided = { ...view.last, seat: view.last.decided_by ?? null };
+      try {
+        last = [h("h3", {}, t("em.last")),
+          h("p", { "data-testid": "em-last-answerer", "data-seat": view.last.seat }, t("em.last_answerer", { name: ctx.seatName(view.last.seat), category: catName(view.last.category) })),
+          quiz.verdictLine(decided)];
+      } catch { last = null; }
     }
     fill(lastBox, last);
   }
