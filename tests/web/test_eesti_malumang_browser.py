@@ -249,3 +249,84 @@ def test_the_variant_2_clock_counts_down_live(browser: Any, server_url: str, scr
     page.screenshot(path=str(screenshots / "eesti-clock-et.png"), full_page=True)
     assert errors == []
     context.close()
+
+
+def seated_page(browser: Any, server_url: str, code: str, joined: dict[str, Any], name: str) -> Any:
+    """A page in Estonian for a seat already taken through the API (its token saved as the page keeps it)."""
+    context = browser.new_context(viewport=DESKTOP, locale="et-EE")
+    saved = json.dumps({"seat": joined["seat"], "token": joined["token"], "name": name, "game": GAME_ID, "saved": 1})
+    context.add_init_script(f"localStorage.setItem('mindtable:seat:{code}', {json.dumps(saved)});")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server_url}/room.html?code={code}")
+    page.wait_for_function("() => window.mindtableShell && window.mindtableShell.lastState")
+    return page
+
+
+def test_variant_2_turn_wording_the_last_question_and_a_refusal_name_the_right_people(
+    browser: Any, server_url: str, screenshots: Path
+) -> None:
+    """Two people in variant 2 (cards only): whoever starts reads "choose the category of your question" (no
+    Estonia space); one question is answered and decided by the reader on the left; the last question then names
+    the one who answered and, as "decided by", the reader; and a move out of turn is refused naming, by name,
+    the player the game waits for (the refusal's seat parameter, 0-based in the engine)."""
+    created = post_json(
+        f"{server_url}/api/rooms",
+        {"game": GAME_ID, "players": 2, "name": "Ana", "options": {"variant": "cards_only", "language": "et"}},
+    )
+    code = created["code"]
+    joined = post_json(f"{server_url}/api/rooms/{code}/join", {"name": "Bruno"})
+    names = {created["seat"]: "Ana", joined["seat"]: "Bruno"}
+    pages = {created["seat"]: seated_page(browser, server_url, code, created, "Ana")}
+    pages[joined["seat"]] = seated_page(browser, server_url, code, joined, "Bruno")
+    errors: list[str] = []
+    for page in pages.values():
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def state(seat: int) -> dict[str, Any]:
+        pages[seat].wait_for_function("() => window.mindtableShell.lastState.status === 'playing'")
+        result: dict[str, Any] = pages[seat].evaluate("window.mindtableShell.lastState")
+        return result
+
+    # Whoever the die chose names the category: variant 2's wording, not the Estonia space's.
+    first = next(s for s in pages if any(a["type"] == "category" for a in state(s).get("legal") or []))
+    other = 1 - first
+    turn = pages[first].locator('[data-testid="em-turn"]')
+    assert turn.inner_text() == "Sinu kord: vali oma küsimuse kategooria."
+    assert "Eesti väli" not in turn.inner_text()
+    assert pages[other].locator('[data-testid="em-turn"]').inner_text() == f"{names[first]} valib kategooria."
+    pages[first].click('[data-testid="em-category-history"]')
+
+    # The answering player answers right; the reader (on the left: the other player) confirms the judge.
+    pages[first].wait_for_selector('[data-testid="quiz-prompt"]')
+    ask = state(first)["view"]["ask"]
+    known = library().find(ask["question"]["prompt"])
+    assert known is not None
+    pages[first].fill('[data-testid="quiz-input"]', known.required_answer or known.answer)
+    pages[first].click('[data-testid="quiz-send"]')
+    pages[other].click('[data-testid="quiz-confirm"]')
+
+    # The last question: who answered, and "decided by" the reader — on both pages.
+    for seat, page in pages.items():
+        page.wait_for_function(
+            "() => { const s = window.mindtableShell.lastState; return s.view.last && !s.view.ask; }"
+        )
+        view = state(seat)["view"]
+        assert (view["last"]["seat"], view["last"]["decided_by"]) == (first, other)
+        answerer = page.locator('[data-testid="em-last-answerer"]')
+        assert answerer.inner_text() == f"Vastas {names[first]} (Ajalugu)."
+        verdict = page.locator('[data-testid="em-last"] [data-testid="quiz-verdict"]')
+        assert f"otsustas {names[other]}" in verdict.inner_text()
+        assert f"otsustas {names[first]}" not in verdict.inner_text()
+    pages[first].screenshot(path=str(screenshots / "eesti-last-question-et.png"), full_page=True)
+
+    # Now it is the other player's turn; the first one tries to name a category and is told whom the game waits
+    # for, by name (the engine's em_wait carries seat=<0-based seat>; the server marks it as a seat).
+    assert any(a["type"] == "category" for a in state(other)["legal"])
+    pages[first].evaluate("window.mindtableShell.send({type: 'category', category: 'sport'}).catch(() => {})")
+    toast = pages[first].locator(".toast-error").last
+    toast.wait_for()
+    assert toast.inner_text() == f"Ei ole lubatud: praegu oodatakse: {names[other]}"
+    assert errors == []
+    for page in pages.values():
+        page.context.close()
