@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import mindtable
-from mindtable.core.codes import CORE_CODES, template_fields
+from mindtable.core.codes import CORE_CODES, CORE_SEAT_PARAMS, template_fields
 from mindtable.web import STATIC_DIR
 
 LANGUAGES = ("en", "es", "et")
@@ -57,3 +57,18 @@ def test_no_page_parses_engine_sentences() -> None:
         if re.search(r"does not hold|\.startsWith\(\"needs ", path.read_text(encoding="utf-8"))
     ]
     assert offenders == []
+
+
+@pytest.mark.parametrize("game_id", mindtable.available_game_ids())
+def test_declared_seat_parameters_are_parameters_of_their_codes(game_id: str) -> None:
+    """What a game (or the core) declares as naming a seat is a parameter its code's template really sends."""
+    game = mindtable.get_game(game_id)
+    declared = {**CORE_SEAT_PARAMS, **game.seat_params}
+    templates = {**CORE_CODES, **game.codes}
+    wrong = [
+        f"{code}.{name}"
+        for code, names in declared.items()
+        for name in names
+        if code not in templates or name not in template_fields(templates[code])
+    ]
+    assert wrong == []
