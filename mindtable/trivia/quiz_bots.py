@@ -132,8 +132,8 @@ class KnowledgeBot:
     def decide(self, observation: Observation) -> Decision | None:
         decision = self._decide(observation)
         if decision is None or not self.think_ms:
-            if decision is None:
-                self._situation = None  # nothing to do: the next thing asked of it is a new situation
+            # Nothing to do, or nothing timed (a wrapper may time only some steps): what comes next is new.
+            self._situation = None
             return decision
         # The same situation asked again (the server asks after anything happens) keeps its first moment.
         ask = observation.view.get(self.key) or {}

@@ -80,3 +80,18 @@ def test_the_bot_answers_after_thinking_longer_in_variant_2_than_on_the_board() 
     for match, seat, think in ((board, 1, 2_000), (cards, 0, 15_000)):
         decision = bot(seat).decide(observe(match, seat))
         assert decision.action["type"] in ("ask_answer", "ask_pass") and decision.at == match.clock + think
+
+
+def test_asked_again_about_the_same_question_the_bot_keeps_its_first_moment() -> None:
+    """A room asks its bots again whenever anything happens (a player reconnecting): the answer still comes
+    ``think_ms`` after the bot first saw the question, not after the last time it was asked."""
+    match = position(2, variant="cards_only")
+    act(match, "category", 0, category="history")
+    thinker = bot(0)
+
+    def seen_at(now: int) -> Observation:
+        return Observation(seat=0, view=match.view(0), legal_actions=match.legal_actions(0), now=now)
+
+    first, again = thinker.decide(seen_at(1_000)), thinker.decide(seen_at(9_000))
+    assert first is not None and again is not None
+    assert first.action["type"] in ("ask_answer", "ask_pass") and first.at == again.at == 1_000 + 15_000

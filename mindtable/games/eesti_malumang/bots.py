@@ -103,20 +103,23 @@ class Chooser:
 class EestiBot:
     """A :class:`KnowledgeBot` that takes time to answer: ``think_ms`` in variant 2, where the agreed game time
     is the game (so it passes in a simulation as it does at a table), ``board_think_ms`` on the board, where
-    the people at the table only wait for it."""
+    the people at the table only wait for it. Its other moves (rolling, moving, naming a category, confirming
+    as the asker) are made at once.
+
+    The waiting itself is the KnowledgeBot's ``think_ms`` (time as data, counted from the first moment the bot
+    was asked about this question, so a room that asks again — a player reconnecting — does not restart it);
+    this wrapper only says how long, per step and variant. It cannot be a room default
+    (``Game.room_bot_params``): the variant-2 time must hold in simulations too, and it depends on the variant."""
 
     def __init__(self, inner: KnowledgeBot, think_ms: int, board_think_ms: int) -> None:
         self.inner, self.think_ms, self.board_think_ms = inner, think_ms, board_think_ms
         self.seat = inner.seat
 
     def decide(self, observation: Observation) -> Decision | None:
-        decision = self.inner.decide(observation)
-        if decision is None:
-            return decision
+        answering = any(a["type"] in ("ask_answer", "ask_pass") for a in observation.legal_actions)
         think = self.think_ms if observation.view.get("variant") == "cards_only" else self.board_think_ms
-        if think and decision.action.get("type") in ("ask_answer", "ask_pass"):
-            return Decision(decision.action, observation.now + think)
-        return decision
+        self.inner.think_ms = think if answering else 0
+        return self.inner.decide(observation)
 
 
 def make_bot(
