@@ -261,3 +261,49 @@ def test_two_people_play_hot_seat_one_page_per_seat(browser: Any, server_url: st
     assert errors == []
     ana_context.close()
     beto_context.close()
+
+
+#: Mount the page module alone on a view (as the shell does) and list the colours of the stars' tokens.
+STAR_TOKENS = """async ([view, seat]) => {
+  const module = await import("/games/carrera-de-mente/index.js");
+  const root = document.createElement("div");
+  document.body.append(root);
+  const t = (key) => key;
+  t.has = () => false;
+  const table = module.mount(root, { seat, spectator: seat === null, lang: "en", t, send: () => Promise.resolve(),
+    seatName: (s) => `Seat ${s + 1}`, seats: () => [], notify() {}, announce() {}, sound() {} });
+  table.update({ view, legal: [] });
+  const stars = [...root.querySelectorAll(".cm-star")];
+  const shown = [...root.querySelectorAll(".cm-star-token")].map((hex) => hex.getAttribute("data-colour")).sort();
+  root.remove();
+  return { stars: stars.length, won: stars.filter((c) => c.classList.contains("cm-star-won")).length, shown };
+}"""
+
+
+def test_a_star_square_no_longer_shows_its_prize_token_once_that_colour_is_won(browser: Any, server_url: str) -> None:
+    """Ana (seat 0) wins orange on the orange star; Beto (seat 1) holds green. Ana's page shows no token on the
+    orange star any more (it only moves her on now, clarification 1), Beto's still does and shows none on the
+    green star; a spectator sees the stars as the player whose turn it is would."""
+    from tests.carrera_de_mente.helpers import answer_right, position, roll_number
+
+    colours = sorted(["green", "skyblue", "yellow", "pink", "brown", "orange"])
+    match = position(players=2, pegs=[6, 20], prizes={1: ["green"]}, arrive=True)  # s6: the orange star
+    roll_number(match)
+    before = match.view(0)
+    answer_right(match)
+    assert match.view(0)["prizes"][0] == ["orange"], "Ana won the orange star"
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server_url}/index.html")
+    assert page.evaluate(STAR_TOKENS, [before, 0]) == {"stars": 6, "won": 0, "shown": colours}
+    ana = page.evaluate(STAR_TOKENS, [match.view(0), 0])
+    beto = page.evaluate(STAR_TOKENS, [match.view(1), 1])
+    watcher = page.evaluate(STAR_TOKENS, [match.view(None), None])
+    assert ana == {"stars": 6, "won": 1, "shown": [c for c in colours if c != "orange"]}
+    assert beto == {"stars": 6, "won": 1, "shown": [c for c in colours if c != "green"]}
+    assert watcher == (ana if match.view(None)["turn"] == 0 else beto)
+    assert errors == []
+    context.close()
