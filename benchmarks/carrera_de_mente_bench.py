@@ -19,7 +19,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--board", default="standard")
-    parser.add_argument("--knows", type=float, default=0.6)
+    parser.add_argument("--knows", type=float, default=None, help="the bots' knows (default: the bot's own)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = mindtable.get_game("carrera-de-mente")
@@ -29,7 +29,8 @@ def main() -> None:
     started = time.perf_counter()
     for seed in range(args.games):
         match = mindtable.new_match("carrera-de-mente", players=args.players, seed=seed, options={"board": args.board})
-        bots = {s: game.make_bot("knowing", s, seed=seed, knows=args.knows) for s in range(args.players)}
+        params = {} if args.knows is None else {"knows": args.knows}
+        bots = {s: game.make_bot("knowing", s, seed=seed, **params) for s in range(args.players)}
         result = play_out(match, bots)
         actions.append(len(match.actions))
         turns.append(result.details["turns"])

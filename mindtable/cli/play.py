@@ -23,6 +23,7 @@ from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import new_match
 from mindtable.core.registry import available_game_ids, get_game
+from mindtable.server.bot_params import validate_bot_params
 
 error_console = Console(stderr=True)
 
@@ -144,6 +145,8 @@ def play(
     bot_name = bot if bot is not None else next(iter(game.bots))
     bots: dict[int, Bot] = {}
     try:
+        if bot_name in game.bots:  # checked as a room checks them; an unknown bot is refused by make_bot
+            params = validate_bot_params(game, bot_name, params)
         for seat in range(humans, players):
             bots[seat] = game.make_bot(bot_name, seat=seat, seed=seed, **params)
     except (MindtableError, ValueError) as exc:

@@ -2,8 +2,24 @@
 
 Start it with ``mindtable serve`` (or ``python -m mindtable.server``); build the ASGI app with
 :func:`create_app`. The wire protocol is described in ``docs/protocol.md``, hosting in ``docs/server.md``.
+
+The app (FastAPI and the rest) is imported only when ``create_app`` is asked for, so a bot or a simulation that
+needs no more than :mod:`mindtable.server.bot_params` does not load the web stack.
 """
 
-from mindtable.server.app import create_app
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mindtable.server.app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from mindtable.server.app import create_app
+
+        return create_app
+    raise AttributeError(f"module 'mindtable.server' has no attribute {name!r}")

@@ -38,6 +38,7 @@ from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import new_match
 from mindtable.core.registry import get_game
+from mindtable.server.bot_params import validate_bot_params
 from mindtable.sim.stats import Tally, summarize
 
 ENGINES = ("auto", "match", "vector")
@@ -266,7 +267,19 @@ def run_simulation(
         if name in bot_params:
             raise SimulationError(f"{name!r} is both a bot parameter and the one varied; give it once")
         varied = (name, values)
+    # The parameters are checked as a room checks them (declared type and range), then by the bot itself.
     try:
+        if bot in game.bots:  # an unknown bot is refused by make_bot, naming the bots there are
+            bot_params = validate_bot_params(game, bot, bot_params)
+        if varied is not None and bot in game.bots:
+            name = varied[0]
+            clean = []
+            for value in varied[1]:
+                try:
+                    clean.append(validate_bot_params(game, bot, {name: value})[name])
+                except ValueError as exc:
+                    raise ValueError(f"vary {name!r}: {exc}") from None
+            varied = (name, tuple(clean))
         for params in [{**bot_params, varied[0]: v} for v in varied[1]] if varied else [bot_params]:
             game.make_bot(bot, seat=0, seed=seed, **params)
     except (ValueError, TypeError) as exc:

@@ -1,15 +1,15 @@
 """Bots for quiz games that know some answers — honestly.
 
 A bot sees only its observation (its seat's view and legal actions), so it never finds the answer in the
-state. What it knows, it knows the way a person does: it has *read the public question files* (a
-:class:`Library` built from the same bank or set files anyone can open), and remembers a fraction of them. When
-a question is put to it, it looks the prompt up in what it has read; its :class:`KnowledgeProfile` decides, with
-a draw from its own seeded generator, whether it remembers the answer (a probability per topic and
-difficulty). If it remembers, it says the answer as printed (the required part); if not, it asks for the
-options when its profile says so and they are offered (then it knows the right option with
-``with_options`` probability, else picks one at random), or guesses a true/false or an option, or passes. A
-question that is in none of the files it has read is one it does not know. For lists (Quote 5) it names each
-item it remembers.
+state. What it knows, it knows the way a person does: it has *read the public question files* (a :class:`Library`
+built from the same bank or set files anyone can open), and remembers a fraction of them. When a question is put to
+it, it looks the prompt up in what it has read; its :class:`KnowledgeProfile` decides, with a draw from its own
+seeded generator, whether it remembers the answer (a probability per topic and difficulty). If it remembers, it says
+the answer as printed (the required part); if not, it asks for the options when its profile says so and they are
+offered (then it knows the right option with ``with_options`` probability, else picks one at random — or, with
+``recognise`` set, it recognises the right option with its chance of knowing the answer times ``recognise``, else
+picks one at random), or guesses a true/false or an option, or passes. A question that is in none of the files it
+has read is one it does not know. For lists (Quote 5) it names each item it remembers.
 
 As the reader it confirms the judge's suggestion (a bot does not overrule), as a voter it votes with the
 suggestion, and it never calls a vote. The game's own moves (rolling, choosing a topic or a direction) go to
@@ -73,15 +73,17 @@ class Library:
 
 @dataclass(frozen=True)
 class KnowledgeProfile:
-    """How likely the bot is to know an answer: ``default``, scaled per difficulty (``by_difficulty``) and
-    replaced per topic/category (``by_topic``); ``with_options`` once the options are read out;
-    ``ask_options`` whether it asks for them when it does not know; ``guess`` whether it guesses rather than
-    passes when it does not know."""
+    """How likely the bot is to know an answer: ``default``, scaled per difficulty (``by_difficulty``) and replaced
+    per topic/category (``by_topic``); ``with_options`` once the options are read out, unless ``recognise`` is set:
+    then the options are picked right with ``chance × recognise``, else at random (so a bot that knows little is
+    little better than a guess among them); ``ask_options`` whether it asks for them when it does not know;
+    ``guess`` whether it guesses rather than passes when it does not know."""
 
     default: float = 0.5
     by_topic: Mapping[str, float] = field(default_factory=dict)
     by_difficulty: Mapping[str, float] = field(default_factory=lambda: {"easy": 1.2, "medium": 1.0, "hard": 0.6})
     with_options: float = 0.7
+    recognise: float | None = None
     ask_options: bool = True
     guess: bool = True
 
@@ -89,12 +91,37 @@ class KnowledgeProfile:
         base = self.by_topic.get(topic, self.default)
         return max(0.0, min(1.0, base * self.by_difficulty.get(difficulty or "medium", 1.0)))
 
+    def options_chance(self, topic: str, difficulty: str | None, options: int) -> float:
+        """How likely the bot is to pick the right one of ``options`` read out, when it did not remember the
+        answer (``with_options``; with ``recognise``: recognising it, else a guess among them).
+
+        >>> round(KnowledgeProfile(default=0.45, recognise=0.25).options_chance("", None, 3), 3)
+        0.408
+        >>> KnowledgeProfile().options_chance("", None, 3)
+        0.7
+        """
+        if self.recognise is None:
+            return self.with_options
+        p = self.chance(topic, difficulty) * self.recognise
+        return p + (1 - p) / options if options else 0.0
+
 
 def _first(observation: Observation) -> Decision | None:
     if not observation.legal_actions:
         return None
     entry = observation.legal_actions[0]
     return Decision({k: v for k, v in entry.items() if k not in ("seat", "inputs")})
+
+
+def _right_option(known: Question | None, options: Any) -> int | None:
+    """Which of the options read out is the answer the bot has read: the question's own right option, else the
+    one that says its required answer (an option made up beside it, e.g. for younger children)."""
+    if known is None:
+        return None
+    if known.correct is not None and known.correct < len(options):
+        return known.correct
+    said = _key(known.required_answer or known.answer or "")
+    return next((i for i, o in enumerate(options) if said and _key(str(o)) == said), None)
 
 
 class KnowledgeBot:
@@ -194,7 +221,12 @@ class KnowledgeBot:
         if remembers and known is not None:
             return Decision({"type": "ask_answer", "text": self._say(known, options)})
         if options and "ask_answer" in legal:
-            if known is not None and known.correct is not None and draw.random() < self.profile.with_options:
+            if self.profile.recognise is not None:
+                right = _right_option(known, options)
+                recognised = self.profile.chance(topic, difficulty) * self.profile.recognise
+                if right is not None and draw.random() < recognised:
+                    return Decision({"type": "ask_answer", "text": OPTION_LETTERS[right]})
+            elif known is not None and known.correct is not None and draw.random() < self.profile.with_options:
                 return Decision({"type": "ask_answer", "text": OPTION_LETTERS[known.correct]})
             return Decision({"type": "ask_answer", "text": OPTION_LETTERS[draw.randrange(len(options))]})
         if "ask_options" in legal and self.profile.ask_options:

@@ -283,7 +283,7 @@ def test_simulate_auto_uses_the_vector_engine_and_same_seed_gives_same_numbers(t
         (["simulate", "chess"], "unknown game 'chess'"),
         (["simulate", "the-mind", "--engine", "gpu"], "--engine must be one of auto, match, vector"),
         (["simulate", "the-mind", "--bot", "random", "--engine", "vector", "--games", "5"], "vector engine cannot run"),
-        (["simulate", "the-mind", "--bot-param", "tempo_ms=-1", "--games", "5"], "tempo_ms must be > 0"),
+        (["simulate", "the-mind", "--bot-param", "tempo_ms=0", "--games", "5"], "tempo_ms must be > 0"),
     ],
 )
 def test_simulate_explains_bad_requests(args: list[str], message: str) -> None:

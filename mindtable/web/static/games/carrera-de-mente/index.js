@@ -70,21 +70,31 @@ export function mount(root, ctx) {
       h("span", { class: "cm-name" }, ctx.seatName(seat), seat === ctx.seat ? ` (${t("cm.you")})` : ""),
       h("span", { class: "cm-tokens", "data-testid": `cm-prizes-${seat}` }, COLOURS.map((c) => (held.includes(c) ? token(c, t) : h("span", { class: "cm-token cm-token-empty", title: t(`cm.colour.${c}`), "aria-hidden": "true" })))),
       h("span", { class: "muted" }, t("cm.prize_count", { n: held.length })))));
-    // The board: pegs by square index; star squares carry a token of their colour (the prize they give).
+    // The board: pegs by square index; a star square carries a token of its colour while it still has that
+    // prize to give: to the seat holding this page (to the player whose turn it is, for a spectator), and while
+    // the box holds one. Once that colour is won, the star shows none (clarification 1: it only moves on).
     const squares = view.board.squares;
     const drawing = view.board.drawing;
     const pawns = view.pegs.map((peg, seat) => ({ square: squares[peg].id, seat, label: String(seat + 1), you: seat === ctx.seat }));
     const svg = drawBoard(drawing, pawns, { highlight: [squares[view.pegs[view.turn]].id] });
+    const whose = ctx.seat === null || ctx.seat === undefined ? view.turn : ctx.seat;
+    const held = view.prizes[whose] || [];
+    const inBox = (view.tokens && view.tokens.supply) || {};
     squares.forEach((sq) => {
       if (!sq.star) return;
       const cell = svg.querySelector(`[data-square="${sq.id}"]`);
       if (!cell) return;
       cell.classList.add("cm-star");
+      if (held.includes(sq.colour) || inBox[sq.colour] === 0) {
+        cell.classList.add("cm-star-won");
+        return;
+      }
       const ns = "http://www.w3.org/2000/svg";
       const hex = document.createElementNS(ns, "polygon");
       hex.setAttribute("points", "36,4 42,7.5 42,14.5 36,18 30,14.5 30,7.5");
       hex.setAttribute("class", "cm-star-token");
       hex.setAttribute("fill", FILL[sq.colour] || "#fff");
+      hex.setAttribute("data-colour", sq.colour);
       cell.append(hex);
     });
     const legend = h("ul", { class: "cm-legend" }, COLOURS.map((c) => h("li", {}, token(c, t), " ", topicName(view, (drawing.colours?.[c] || {}).topic || c))),
