@@ -31,6 +31,7 @@ from mindtable.kit.board import BoardError
 from mindtable.kit.deck import deck_view, discard, draw, new_deck
 from mindtable.trivia.quiz import (
     ASK_CODES,
+    ASK_SEAT_PARAMS,
     ask_deadline,
     ask_moves,
     ask_next,
@@ -44,6 +45,8 @@ from mindtable.trivia.sets import QuestionSet, load_set
 from .scale import WEAPONS, Scale, clamp, load_scale, weapon_at
 
 HERE = Path(__file__).resolve().parent
+#: The codes whose parameters name a seat (pages show the seat's name).
+SEAT_PARAMS = {**ASK_SEAT_PARAMS, "cl_target_first": ("seat",), "cl_not_weapon_holder": ("seat",)}
 CONTENT = HERE / "content"
 LANGUAGES = ("es", "en")
 CARD_TYPES = ("double", "roulette", "quote5", "more_or_less", "fake_news", "shootout")
@@ -357,6 +360,7 @@ class CaidaLibre(Game):
     order = 40
     moves = MOVES
     codes = CODES
+    seat_params = SEAT_PARAMS
     rules_revision = 1
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"

@@ -43,6 +43,7 @@ from mindtable.kit.tokens import (
 from mindtable.trivia.judge import TYPO_LEVELS
 from mindtable.trivia.quiz import (
     ASK_CODES,
+    ASK_SEAT_PARAMS,
     ask_deadline,
     ask_moves,
     ask_secrets,
@@ -584,6 +585,7 @@ class CarreraDeMente(Game):
     terminal = "mindtable.games.carrera_de_mente.terminal:run_terminal"
     moves = MOVES
     codes = CODES
+    seat_params = ASK_SEAT_PARAMS
     rules_revision = 1
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}
