@@ -21,7 +21,7 @@ from mindtable.cli.replay import view_table
 from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
-from mindtable.kit.table import TableDriver
+from mindtable.kit.table import TableDriver, pass_the_keyboard
 
 Reader = Callable[[str], str]
 
@@ -94,23 +94,10 @@ def run_table(
     console = console or Console()
     table = TableDriver(match, human_seats, bots, clock)
     now, apply, unseen = table.now, table.apply, table.unseen
-    last_human: int | None = None
     console.print(f"[bold]{escape(match.game.title)}[/]: {match.players} seats; you play {human_seats or 'none'}.")
     console.print("Type the number of an action; v shows your whole view again; q quits.", highlight=False)
-    while not match.is_over:
-        if table.automatic_step():
-            continue
-        seat = table.human_to_act()
-        if seat is None:
-            if not table.wait_for_deadline():
-                console.print("[red]Nobody can act and no timer is running: the game is stuck.[/]")
-                return
-            continue
-        if last_human is not None and seat != last_human and len(human_seats) > 1:
-            console.print(f"\n[bold]Pass the keyboard to seat {seat}[/] and press Enter.", highlight=False)
-            if read("").strip().lower() == "q":
-                return
-        last_human = seat
+    hand_over = pass_the_keyboard(console, read)
+    while (seat := table.next_person(hand_over)) is not None:
         try:
             _human_turn(match, seat, unseen, read, console, now, apply)
         except Quit:
@@ -118,7 +105,11 @@ def run_table(
                 return
         except EOFError:  # the input closed: stop, keeping what was played
             return
-    _show_result(match, console)
+    if table.stuck:
+        console.print("[red]Nobody can act and no timer is running: the game is stuck.[/]")
+        return
+    if match.is_over:
+        _show_result(match, console)
 
 
 def _human_turn(

@@ -37,6 +37,9 @@ class TableDriver:
         self._bots_keep_their_time = bots_keep_their_time
         #: The events each person may see that they have not been shown yet.
         self.unseen: dict[int, list[dict[str, Any]]] = {seat: [] for seat in human_seats}
+        #: The person who had the keyboard last, and whether the game stopped with nobody able to act.
+        self.last_person: int | None = None
+        self.stuck = False
 
     def now(self) -> int:
         current = self._clock() if self._clock is not None else int((time.monotonic() - self._started) * 1000)
@@ -79,3 +82,39 @@ class TableDriver:
             return False
         time.sleep(min(0.2, max(0.0, (deadline.at - self.now()) / 1000)))
         return True
+
+    def next_person(self, hand_over: Callable[[int], bool]) -> int | None:
+        """Play timers and bots until a person at this keyboard is to act, and return that seat.
+
+        ``None`` when the match is over, when nobody can act and no timer runs (``stuck`` is then True), or when
+        the people stop at a hand-over: between two different people, ``hand_over(seat)`` asks for the keyboard
+        to be passed to ``seat`` and returns False to stop the game there.
+        """
+        match = self.match
+        while not match.is_over:
+            if self.automatic_step():
+                continue
+            seat = self.human_to_act()
+            if seat is None:
+                if not self.wait_for_deadline():
+                    self.stuck = True
+                    return None
+                continue
+            changing = self.last_person is not None and seat != self.last_person and len(self.human_seats) > 1
+            if changing and not hand_over(seat):
+                return None
+            self.last_person = seat
+            return seat
+        return None
+
+
+def pass_the_keyboard(
+    console: Any, read: Callable[[str], str], name: Callable[[int], str] = str
+) -> Callable[[int], bool]:
+    """The usual hand-over between two people at one keyboard: say whose turn it is, wait for Enter (q stops)."""
+
+    def hand_over(seat: int) -> bool:
+        console.print(f"\n[bold]Pass the keyboard to seat {name(seat)}[/] and press Enter.", highlight=False)
+        return read("").strip().lower() != "q"
+
+    return hand_over

@@ -73,3 +73,32 @@ def test_mindtable_play_runs_a_game_without_its_own_terminal(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     assert "Game over" in result.output
     assert mindtable.replay(json.loads(record.read_text())).is_over
+
+
+def test_the_table_driver_hands_the_keyboard_over_between_people_and_can_stop_there() -> None:
+    from mindtable.kit.table import TableDriver
+
+    match = mindtable.new_match("riddle-relay", players=2, seed=5, options={"target": 3})
+    table = TableDriver(match, [0, 1], {}, clock=lambda: 0)
+    handed: list[int] = []
+
+    def hand_over(seat: int) -> bool:
+        handed.append(seat)
+        return True
+
+    seat = table.next_person(hand_over)
+    assert seat is not None and handed == []  # the first person needs no hand-over
+    for _ in range(20):  # play the first listed action without typed inputs until the other person is to act
+        action = next(a for a in match.legal_actions(seat) if "inputs" not in a)
+        table.apply({**action, "at": 0})
+        following = table.next_person(hand_over)
+        assert following is not None
+        if following != seat:
+            break
+        assert handed == []  # the same person keeps the keyboard
+    assert following != seat and handed == [following]
+    # the next person does not take the keyboard: the driver stops there, nothing played, not stuck
+    table.last_person = seat
+    steps = len(match.actions)
+    assert table.next_person(lambda _seat: False) is None
+    assert len(match.actions) == steps and not table.stuck and not match.is_over

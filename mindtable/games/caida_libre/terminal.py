@@ -22,7 +22,7 @@ from rich.markup import escape
 from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
-from mindtable.kit.table import TableDriver
+from mindtable.kit.table import TableDriver, pass_the_keyboard
 
 Reader = Callable[[str], str]
 WEAPON_NAMES = {
@@ -146,23 +146,14 @@ def run_terminal(
     table = TableDriver(match, human_seats, bots, clock)
     now, apply, unseen = table.now, table.apply, table.unseen
     console.print(f"[bold]Caída Libre[/]: {match.players} seats; you play {human_seats or 'none'}. q quits.")
-    last_human: int | None = None
-    while not match.is_over:
-        if table.automatic_step():
-            continue
-        seat = table.human_to_act()
-        if seat is None:
-            if not table.wait_for_deadline():
-                console.print("[red]Nobody can act and no timer is running.[/]")
-                return
-            continue
-        if last_human is not None and seat != last_human and len(human_seats) > 1:
-            console.print(f"\n[bold]Pass the keyboard to seat {seat}[/] and press Enter.", highlight=False)
-            if read("").strip().lower() == "q":
-                return
-        last_human = seat
+    hand_over = pass_the_keyboard(console, read)
+    while (seat := table.next_person(hand_over)) is not None:
         if not _turn(match, seat, unseen, read, console, now, apply):
             return
+    if not match.is_over:  # stuck, or the people stopped at a hand-over
+        if table.stuck:
+            console.print("[red]Nobody can act and no timer is running.[/]")
+        return
     result = match.result
     assert result is not None
     console.print("\n[bold]Chao, pescao![/] " + escape(render(match.view(None), None)), highlight=False)

@@ -29,7 +29,7 @@ from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event
 from mindtable.core.match import Match
-from mindtable.kit.table import TableDriver
+from mindtable.kit.table import TableDriver, pass_the_keyboard
 
 Reader = Callable[[str], str]
 #: Columns of one square on the drawn track, and the widest screen the drawing must fit.
@@ -361,23 +361,14 @@ def run_terminal(
         f"[bold]Carrera de Mente[/]: {match.players} seats; you play {human_seats or 'none'}. q quits.",
         highlight=False,
     )
-    last_human: int | None = None
-    while not match.is_over:
-        if table.automatic_step():
-            continue
-        seat = table.human_to_act()
-        if seat is None:
-            if not table.wait_for_deadline():
-                console.print("[red]Nobody can act and no timer is running.[/]")
-                return
-            continue
-        if last_human is not None and seat != last_human and len(human_seats) > 1:
-            console.print(f"\n[bold]Pass the keyboard to seat {seat}[/] and press Enter.", highlight=False)
-            if read("").strip().lower() == "q":
-                return
-        last_human = seat
+    hand_over = pass_the_keyboard(console, read)
+    while (seat := table.next_person(hand_over)) is not None:
         if not _turn(match, seat, table.unseen, read, console, table.now, table.apply):
             return
+    if not match.is_over:  # stuck, or the people stopped at a hand-over
+        if table.stuck:
+            console.print("[red]Nobody can act and no timer is running.[/]")
+        return
     console.print(screen(match.view(None), None))
     result = match.result
     assert result is not None

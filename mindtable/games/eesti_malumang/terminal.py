@@ -371,30 +371,27 @@ def run_terminal(
     humans = say("term.you_play", n=len(human_seats), names=names) if human_seats else say("term.only_bots")
     show(say("term.welcome", title=say("game.title"), players=match.players, humans=humans), "bold")
     show(say("term.help"))
-    last_human: int | None = None
     answering: dict[int, int] = {}
-    while not match.is_over:
-        if table.automatic_step():
-            continue
-        seat = table.human_to_act()
-        if seat is None:
-            if not table.wait_for_deadline():
-                show(say("term.stuck"), "red")
-                return
-            continue
-        try:
-            if last_human is not None and seat != last_human and len(human_seats) > 1:
-                show("")
-                show(say("term.pass_keyboard", name=screen.name(seat)), "bold")
-                if read("").strip().lower() == "q":
-                    raise _Quit
-            last_human = seat
+
+    def hand_over(seat: int) -> bool:
+        show("")
+        show(say("term.pass_keyboard", name=screen.name(seat)), "bold")
+        return read("").strip().lower() != "q"
+
+    try:
+        while (seat := table.next_person(hand_over)) is not None:
             _turn(screen, table, seat, read, show, answering)
-        except _Quit:
-            show(say("term.quit"))
-            return
-        except EOFError:
-            return
+    except _Quit:
+        show(say("term.quit"))
+        return
+    except EOFError:
+        return
+    if table.stuck:
+        show(say("term.stuck"), "red")
+        return
+    if not match.is_over:  # they stopped at a hand-over
+        show(say("term.quit"))
+        return
     if human_seats:  # the last question's verdict, before the summary
         _tell(screen, table, human_seats[0], show, answering)
     _summary(screen, console, show)
