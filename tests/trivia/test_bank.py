@@ -258,11 +258,23 @@ def test_the_parse_cache_is_data_only_and_keyed_by_everything_it_depends_on(
     path = write(tmp_path, text, "big.yaml")
     load_bank(path)
     (cached,) = (tmp_path / "cache" / "banks").glob("*.json")
-    assert json.loads(cached.read_text(encoding="utf-8"))["questions"][0]["id"] == "q0"  # plain JSON, no code
-    # another Python or PyYAML version is another entry
+    rows = json.loads(cached.read_text(encoding="utf-8"))["questions"]
+    assert rows[0][:4] == [2, "q0", "text", "Question number 0, long enough to fill the file?"]  # plain JSON
+    # another Python, PyYAML or mindtable version is another entry
     monkeypatch.setattr(bank_module.yaml, "__version__", "0.0-test")
     load_bank(path)
     assert len(list((tmp_path / "cache" / "banks").glob("*.json"))) == 2
+    import mindtable
+
+    monkeypatch.setattr(mindtable, "__version__", "0.0-test")
+    load_bank(path)
+    assert len(list((tmp_path / "cache" / "banks").glob("*.json"))) == 3
+    # an entry of another shape (hand-edited, an unknown kind) is ignored: the file is parsed again
+    for entry_file in (tmp_path / "cache" / "banks").glob("*.json"):
+        broken = json.loads(entry_file.read_text(encoding="utf-8"))
+        broken["questions"][0][2] = "riddle"
+        entry_file.write_text(json.dumps(broken), encoding="utf-8")
+    assert load_bank(path).questions[0].kind == "text"
     # a broken entry is ignored (the file is parsed again); nothing in an entry is ever executed
     for entry_file in (tmp_path / "cache" / "banks").glob("*.json"):
         entry_file.write_bytes(b"\x80not json")
