@@ -167,6 +167,10 @@ def _text_list(value: Any, path: _PathT, c: _Collector, *, allow_scalar: bool = 
     if not isinstance(value, list):
         c.error(path, f"must be a list of texts, got {_type_name(value)}")
         return ()
+    if type(value) is list:  # the usual case first: every item a non-empty text
+        texts = [item.strip() for item in value if type(item) is str]
+        if len(texts) == len(value) and all(texts):
+            return tuple(texts)
     out = []
     for i, item in enumerate(value):
         if isinstance(item, bool) or not isinstance(item, (str, int, float)) or not str(item).strip():
@@ -298,10 +302,14 @@ def question_from_data(
     if not isinstance(category, str):
         c.error((*path, "category"), f"must be a text, got {_type_name(category)}")
         category = ""
-    tags = _text_list(data.get("tags", defaults.get("tags")), (*path, "tags"), c)
-    accepted = _text_list(data.get("accept"), (*path, "accept"), c)
-    rejected = _text_list(data.get("reject"), (*path, "reject"), c)
-    options = _text_list(data.get("options"), (*path, "options"), c, allow_scalar=False)
+    raw = data.get("tags", defaults.get("tags"))
+    tags = () if raw is None else _text_list(raw, (*path, "tags"), c)
+    raw = data.get("accept")
+    accepted = () if raw is None else _text_list(raw, (*path, "accept"), c)
+    raw = data.get("reject")
+    rejected = () if raw is None else _text_list(raw, (*path, "reject"), c)
+    raw = data.get("options")
+    options = () if raw is None else _text_list(raw, (*path, "options"), c, allow_scalar=False)
     person = data.get("person", False)
     if not isinstance(person, bool):
         c.error((*path, "person"), f"must be true or false, got {_type_name(person)}")
@@ -484,6 +492,12 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _SCALAR_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp"))
 _MAYBE_NOT_TEXT = frozenset("0123456789+-.~nNtTfF<=")
 _MISSING = object()
+_PLAIN_WORDS: dict[str, Any] = {
+    word: value
+    for value, words in ((True, "true True TRUE"), (False, "false False FALSE"), (None, "~ null Null NULL"))
+    for word in words.split()
+}
+_PLAIN_WORDS[""] = None
 
 
 def _scalar(event: Any) -> Any:
@@ -524,6 +538,7 @@ def _load_from_events(text: str, lines: list[int] | None = None) -> Any:
     mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
     document_start = yaml.DocumentStartEvent
     maybe_not_text, collection_tags = _MAYBE_NOT_TEXT, (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+    plain_words = _PLAIN_WORDS
     anchors: dict[str, Any] = {}
     stack: list[Any] = []  # the open containers
     keys: list[Any] = []  # per open container: its pending key (_MISSING when none, or for a list)
@@ -540,6 +555,10 @@ def _load_from_events(text: str, lines: list[int] | None = None) -> Any:
                 value = event.value
                 if event.tag is None and (not event.implicit[0] or (value and value[0] not in maybe_not_text)):
                     pass  # quoted, block or plain text that cannot be anything else: the text itself
+                elif event.tag is None and value in plain_words:
+                    value = plain_words[value]  # true, false, null … as the resolver would have them
+                elif event.tag is None and value.isdigit() and value.isascii() and (value[0] != "0" or value == "0"):
+                    value = int(value)  # a decimal whole number (a leading 0 is YAML 1.1's octal: resolver)
                 else:
                     value = _scalar(event)  # a merge key "<<" falls back
                 if event.anchor:
