@@ -667,7 +667,7 @@ def _cache_entry(text: str) -> Path | None:
 
 
 _BANK_ATTRIBUTES = ("title", "language", "category", "description")
-_ROW_ATTRIBUTES = QUESTION_ATTRIBUTES[:-1]  # all but the origin; the row starts with the origin's line
+_ROW_ATTRIBUTES = QUESTION_ATTRIBUTES[:-1]  # all but the origin; the row ends with the origin's line
 _row_of = operator.attrgetter(*_ROW_ATTRIBUTES)
 
 
@@ -684,15 +684,12 @@ def _read_cached_bank(entry: Path, file: str) -> Bank | None:
             return None
         rows = data["questions"]
         width = len(_ROW_ATTRIBUTES) + 1
-        build, kinds = build_question, KINDS
-        questions: list[Question] = []
-        append = questions.append
-        for row in rows:
-            if type(row) is not list or len(row) != width or row[2] not in kinds or type(row[0]) is not int:
+        build, kinds, origin = build_question, KINDS, Origin
+        for row in rows:  # the shape written: [every attribute but the origin …, line]
+            if type(row) is not list or len(row) != width or row[1] not in kinds or type(row[-1]) is not int:
                 return None
-            row[0] = Origin(file, row[0])
-            row.append(row.pop(0))
-            append(build(*row))
+            row[-1] = origin(file, row[-1])
+        questions: list[Question] = [build(*row) for row in rows]
     except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):
         return None
     title, language, category, description = header
@@ -706,7 +703,7 @@ def _write_cached_bank(entry: Path, bank: Bank) -> None:
     for q in bank.questions:
         if q.extra and json.loads(json.dumps(q.extra, allow_nan=False)) != q.extra:
             return
-        rows.append((q.origin.line, *_row_of(q)))
+        rows.append((*_row_of(q), q.origin.line))
     try:
         payload = json.dumps(
             {**{name: getattr(bank, name) for name in _BANK_ATTRIBUTES}, "questions": rows},
