@@ -286,7 +286,7 @@ def question_from_data(
     prompt = data.get("question")
     if not _is_text(prompt):
         c.error((*path, "question"), f"missing or empty: the question text is required, got {_type_name(prompt)}")
-    kind = data.get("kind", _infer_kind(data))
+    kind = data["kind"] if "kind" in data else _infer_kind(data)
     if kind not in KINDS:
         c.error((*path, "kind"), f"must be one of {', '.join(KINDS)}, got {_type_name(kind)}")
         return None
@@ -612,7 +612,7 @@ def _load_from_events(text: str, lines: list[int] | None = None) -> Any:
     return None if root is _MISSING else root
 
 
-# --- the parse cache ----------------------------------------------------------------------------------------
+# --- the bank cache -----------------------------------------------------------------------------------------
 
 CACHE_ENV_VAR = "MINDTABLE_CACHE_DIR"
 CACHE_MIN_BYTES = 64 * 1024
