@@ -24,6 +24,7 @@ import gc
 import hashlib
 import json
 import math
+import operator
 import os
 import re
 import sys
@@ -35,7 +36,16 @@ from typing import Any
 import yaml
 
 from mindtable.core.errors import MindtableError
-from mindtable.trivia.model import DIFFICULTIES, KINDS, OPTION_LETTERS, Origin, Question, format_number
+from mindtable.trivia.model import (
+    DIFFICULTIES,
+    KINDS,
+    OPTION_LETTERS,
+    QUESTION_ATTRIBUTES,
+    Origin,
+    Question,
+    build_question,
+    format_number,
+)
 
 ENV_VAR = "MINDTABLE_QUESTION_PATH"
 BANK_SUFFIXES = (".yaml", ".yml")
@@ -125,6 +135,7 @@ QUESTION_FIELDS = (
     "note",
     "extra",
 )
+_QUESTION_FIELD_SET = frozenset(QUESTION_FIELDS)
 _PathT = tuple[str | int, ...]
 
 
@@ -156,6 +167,10 @@ def _text_list(value: Any, path: _PathT, c: _Collector, *, allow_scalar: bool = 
     if not isinstance(value, list):
         c.error(path, f"must be a list of texts, got {_type_name(value)}")
         return ()
+    if type(value) is list:  # the usual case first: every item a non-empty text
+        texts = [item.strip() for item in value if type(item) is str]
+        if len(texts) == len(value) and all(texts):
+            return tuple(texts)
     out = []
     for i, item in enumerate(value):
         if isinstance(item, bool) or not isinstance(item, (str, int, float)) or not str(item).strip():
@@ -262,7 +277,7 @@ def question_from_data(
         return None
     n_errors = len(c.errors)
     for key in data:
-        if key not in QUESTION_FIELDS:
+        if key not in _QUESTION_FIELD_SET:
             c.error((*path, str(key)), f"unknown field {key!r}; allowed fields: {', '.join(QUESTION_FIELDS)}", key=True)
     qid = data.get("id")
     if isinstance(qid, bool) or not isinstance(qid, (str, int)) or not str(qid).strip():
@@ -271,7 +286,7 @@ def question_from_data(
     prompt = data.get("question")
     if not _is_text(prompt):
         c.error((*path, "question"), f"missing or empty: the question text is required, got {_type_name(prompt)}")
-    kind = data.get("kind", _infer_kind(data))
+    kind = data["kind"] if "kind" in data else _infer_kind(data)
     if kind not in KINDS:
         c.error((*path, "kind"), f"must be one of {', '.join(KINDS)}, got {_type_name(kind)}")
         return None
@@ -287,10 +302,14 @@ def question_from_data(
     if not isinstance(category, str):
         c.error((*path, "category"), f"must be a text, got {_type_name(category)}")
         category = ""
-    tags = _text_list(data.get("tags", defaults.get("tags")), (*path, "tags"), c)
-    accepted = _text_list(data.get("accept"), (*path, "accept"), c)
-    rejected = _text_list(data.get("reject"), (*path, "reject"), c)
-    options = _text_list(data.get("options"), (*path, "options"), c, allow_scalar=False)
+    raw = data.get("tags", defaults.get("tags"))
+    tags = () if raw is None else _text_list(raw, (*path, "tags"), c)
+    raw = data.get("accept")
+    accepted = () if raw is None else _text_list(raw, (*path, "accept"), c)
+    raw = data.get("reject")
+    rejected = () if raw is None else _text_list(raw, (*path, "reject"), c)
+    raw = data.get("options")
+    options = () if raw is None else _text_list(raw, (*path, "options"), c, allow_scalar=False)
     person = data.get("person", False)
     if not isinstance(person, bool):
         c.error((*path, "person"), f"must be true or false, got {_type_name(person)}")
@@ -366,30 +385,30 @@ def question_from_data(
                 answer = ""  # the answer only named the option
     if len(c.errors) > n_errors:
         return None
-    return Question(
-        id=str(qid).strip(),
-        kind=kind,
-        prompt=str(prompt).strip(),
-        answer=answer,
-        accepted=accepted,
-        rejected=rejected,
-        options=options,
-        correct=correct,
-        items=items,
-        count=count,
-        value=value,
-        tolerance=tolerance,
-        tolerance_pct=tolerance_pct,
-        unit=str(data.get("unit", "")),
-        person=person,
-        category=category.strip(),
-        language=str(language).strip(),
-        difficulty=difficulty,
-        tags=tags,
-        check=str(data.get("check", defaults.get("check", "")) or ""),
-        note=str(data.get("note", "") or ""),
-        extra=extra,
-        origin=Origin(file, line),
+    return build_question(  # every value validated above
+        str(qid).strip(),
+        kind,
+        str(prompt).strip(),
+        answer,
+        accepted,
+        rejected,
+        options,
+        correct,
+        items,
+        count,
+        value,
+        tolerance,
+        tolerance_pct,
+        str(data.get("unit", "")),
+        person,
+        category.strip(),
+        str(language).strip(),
+        difficulty,
+        tags,
+        str(data.get("check", defaults.get("check", "")) or ""),
+        str(data.get("note", "") or ""),
+        extra,
+        Origin(file, line),
     )
 
 
@@ -422,10 +441,17 @@ def _node_line(root: yaml.Node | None, path: _PathT, key: bool) -> int:
 def parse_bank_text(text: str, file: str = "<text>", *, cache: bool = False) -> tuple[Bank | None, list[Problem]]:
     """Parse and validate bank text; returns the bank (``None`` if there were errors) and all problems.
 
-    With ``cache``, the parsed YAML of large texts is kept in the parse cache (see :func:`bank_cache_dir`).
+    With ``cache``, large texts that validate are kept in the bank cache and read back from it (see
+    :func:`bank_cache_dir`).
     """
+    entry = _cache_entry(text) if cache else None
+    if entry is not None:
+        cached = _read_cached_bank(entry, file)
+        if cached is not None:
+            return cached, []
+    lines: list[int] = []
     try:
-        data = _cached_parse(text) if cache else _load_yaml(text)
+        data = _load_yaml(text, lines)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -433,8 +459,10 @@ def parse_bank_text(text: str, file: str = "<text>", *, cache: bool = False) -> 
         message = f"not valid YAML: {problem}" + (f" ({context})" if context else "")
         return None, [Problem(file, mark.line + 1 if mark else 0, "", message)]
     c = _Collector(file)
-    bank = _bank_from_data(data, c, file, _top_level_item_lines(text))
+    bank = _bank_from_data(data, c, file, lines)
     if not c.errors:
+        if entry is not None and bank is not None:
+            _write_cached_bank(entry, bank)
         return bank, []
     root = yaml.compose(text, Loader=_Loader)
     problems = [Problem(file, _node_line(root, path, key), _field_name(path), msg) for path, key, msg in c.errors]
@@ -464,6 +492,12 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _SCALAR_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp"))
 _MAYBE_NOT_TEXT = frozenset("0123456789+-.~nNtTfF<=")
 _MISSING = object()
+_PLAIN_WORDS: dict[str, Any] = {
+    word: value
+    for value, words in ((True, "true True TRUE"), (False, "false False FALSE"), (None, "~ null Null NULL"))
+    for word in words.split()
+}
+_PLAIN_WORDS[""] = None
 
 
 def _scalar(event: Any) -> Any:
@@ -485,79 +519,111 @@ def _scalar(event: Any) -> Any:
     return _CONSTRUCTOR.construct_object(yaml.ScalarNode(resolved, value), deep=True)
 
 
-def _load_yaml(text: str) -> Any:
-    """``yaml.load(text, Loader=_Loader)``, built from parser events (see above)."""
+def _load_yaml(text: str, lines: list[int] | None = None) -> Any:
+    """``yaml.load(text, Loader=_Loader)``, built from parser events (see above); ``lines`` (when given)
+    receives the line of each item of the top-level ``questions`` list."""
     try:
-        return _load_from_events(text)
+        return _load_from_events(text, lines)
     except _Fallback:
+        if lines is not None:
+            lines[:] = _top_level_item_lines(text)
         return yaml.load(text, Loader=_Loader)
 
 
-def _load_from_events(text: str) -> Any:
+def _load_from_events(text: str, lines: list[int] | None = None) -> Any:
+    """The data of ``text`` built from parser events; ``lines`` (when given) receives the 1-based line of each
+    item of the top-level ``questions`` list, from the parser's marks."""
     scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
     mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
-    collection_end = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
+    document_start = yaml.DocumentStartEvent
+    maybe_not_text, collection_tags = _MAYBE_NOT_TEXT, (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+    plain_words = _PLAIN_WORDS
     anchors: dict[str, Any] = {}
-    stack: list[list[Any]] = []  # [container, pending key or _MISSING]
+    stack: list[Any] = []  # the open containers
+    keys: list[Any] = []  # per open container: its pending key (_MISSING when none, or for a list)
+    container: Any = None  # the innermost open container (stack[-1])
+    key: Any = _MISSING
     root: Any = _MISSING
+    questions: Any = None  # the top-level questions list, once seen
     documents = 0
-
-    def add(value: Any) -> None:
-        nonlocal root
-        if not stack:
-            root = value
-            return
-        top = stack[-1]
-        container = top[0]
-        if type(container) is list:
-            container.append(value)
-        elif top[1] is _MISSING:
-            if isinstance(value, (dict, list)):
-                raise _Fallback  # a complex key
-            top[1] = value
-        else:
-            container[top[1]] = value
-            top[1] = _MISSING
-
-    event: Any
-    for event in yaml.parse(text, Loader=_Loader):
-        kind = type(event)
-        if kind is scalar_event:
-            value = _scalar(event)  # a merge key "<<" falls back
-            if event.anchor:
-                anchors[event.anchor] = value
-            add(value)
-        elif kind is mapping_start or kind is sequence_start:
-            if event.tag is not None and event.tag not in ("!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
-                raise _Fallback
-            container: Any = {} if kind is mapping_start else []
-            if event.anchor:
-                anchors[event.anchor] = container
-            add(container)
-            stack.append([container, _MISSING])
-        elif kind in collection_end:
-            stack.pop()
-        elif kind is alias_event:
-            if event.anchor not in anchors:
-                raise _Fallback  # let yaml.load report it
-            add(anchors[event.anchor])
-        elif kind is yaml.DocumentStartEvent:
-            documents += 1
-            if documents > 1:
-                raise _Fallback  # let yaml.load report it
+    loader = _Loader(text)
+    try:
+        for event in iter(loader.get_event, None):
+            kind = type(event)
+            if kind is scalar_event:
+                value = event.value
+                if event.tag is None and (not event.implicit[0] or (value and value[0] not in maybe_not_text)):
+                    pass  # quoted, block or plain text that cannot be anything else: the text itself
+                elif event.tag is None and value in plain_words:
+                    value = plain_words[value]  # true, false, null … as the resolver would have them
+                elif event.tag is None and value.isdigit() and value.isascii() and (value[0] != "0" or value == "0"):
+                    value = int(value)  # a decimal whole number (a leading 0 is YAML 1.1's octal: resolver)
+                else:
+                    value = _scalar(event)  # a merge key "<<" falls back
+                if event.anchor:
+                    anchors[event.anchor] = value
+            elif kind is mapping_end or kind is sequence_end:
+                stack.pop()
+                keys.pop()
+                if stack:
+                    container, key = stack[-1], keys[-1]
+                continue
+            elif kind is mapping_start or kind is sequence_start:
+                if event.tag not in collection_tags:
+                    raise _Fallback
+                value = {} if kind is mapping_start else []
+                if event.anchor:
+                    anchors[event.anchor] = value
+                if len(stack) == 1 and key == "questions" and kind is sequence_start:
+                    questions = value
+            elif kind is alias_event:
+                if event.anchor not in anchors:
+                    raise _Fallback  # let yaml.load report it
+                value = anchors[event.anchor]
+            else:
+                if kind is document_start:
+                    documents += 1
+                    if documents > 1:
+                        raise _Fallback  # let yaml.load report it
+                continue
+            # add the value to the innermost container
+            if container is None:
+                root = value
+            elif type(container) is list:
+                if container is questions and lines is not None:
+                    lines.append(event.start_mark.line + 1)
+                container.append(value)
+            elif key is _MISSING:
+                if type(value) is dict or type(value) is list:
+                    raise _Fallback  # a complex key
+                key = keys[-1] = value
+            else:
+                container[key] = value
+                key = keys[-1] = _MISSING
+            if kind is mapping_start or kind is sequence_start:
+                if stack:
+                    keys[-1] = key
+                stack.append(value)
+                keys.append(_MISSING)
+                container, key = value, _MISSING
+    finally:
+        loader.dispose()
     return None if root is _MISSING else root
 
 
-# --- the parse cache ----------------------------------------------------------------------------------------
+# --- the bank cache -----------------------------------------------------------------------------------------
 
 CACHE_ENV_VAR = "MINDTABLE_CACHE_DIR"
 CACHE_MIN_BYTES = 64 * 1024
-_CACHE_VERSION = b"mindtable-bank-cache-2 json\n"
+_CACHE_VERSION = b"mindtable-bank-cache-3 validated rows json\n"
+_CODE_FILES = ("bank.py", "model.py", "judge.py", "text.py")  # the code a validated bank depends on
+_code_digest: bytes | None = None
 
 
 def bank_cache_dir() -> Path | None:
-    """Where parsed large banks are cached: ``$MINDTABLE_CACHE_DIR`` (``off`` disables the cache), else
-    ``$XDG_CACHE_HOME/mindtable/banks`` (``~/.cache/…``). Entries are keyed by the SHA-1 of the file's text, so
+    """Where validated large banks are cached: ``$MINDTABLE_CACHE_DIR`` (``off`` disables the cache), else
+    ``$XDG_CACHE_HOME/mindtable/banks`` (``~/.cache/…``). Entries are keyed by a SHA-256 of the file's text, so
     an edited file is always parsed again; deleting the folder is always safe."""
     configured = os.environ.get(CACHE_ENV_VAR, "").strip()
     if configured.lower() in ("off", "0", "no", "false"):
@@ -569,41 +635,88 @@ def bank_cache_dir() -> Path | None:
 
 
 def _cache_key(text: str) -> str:
-    """The cache entry's name: a SHA-256 of everything the parsed data depends on — the text, the cache format,
-    the Python version, the PyYAML version and whether LibYAML parsed it."""
+    """The cache entry's name: a SHA-256 of everything the validated bank depends on — the text, the cache
+    format, the Python version, the mindtable version and the code that validates (so an edited checkout never
+    reads an entry an older validator wrote), the PyYAML version and whether LibYAML parsed it."""
+    global _code_digest
+    if _code_digest is None:
+        code = hashlib.sha256()
+        here = Path(__file__).resolve().parent
+        for name in _CODE_FILES:
+            try:
+                code.update((here / name).read_bytes())
+            except OSError:
+                code.update(name.encode())
+        _code_digest = code.digest()
+    from mindtable import __version__
+
     h = hashlib.sha256()
     h.update(_CACHE_VERSION)
     h.update(
-        f"{sys.implementation.name} {sys.version_info[:3]} yaml {yaml.__version__} {yaml.__with_libyaml__}\n".encode()
+        f"{sys.implementation.name} {sys.version_info[:3]} mindtable {__version__} "
+        f"yaml {yaml.__version__} {yaml.__with_libyaml__}\n".encode()
     )
+    h.update(_code_digest)
     h.update(text.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
-def _cached_parse(text: str) -> Any:
-    """Parse ``text``, through the parse cache for large texts. The cache holds JSON (a data-only format: a
-    tampered entry can at worst give wrong data, which validation then checks like any other); data that JSON
-    cannot hold exactly (dates, keys that are not texts) is simply not cached."""
+def _cache_entry(text: str) -> Path | None:
     directory = bank_cache_dir() if len(text) >= CACHE_MIN_BYTES else None
-    if directory is None:
-        return _load_yaml(text)
-    entry = directory / (_cache_key(text) + ".json")
+    return None if directory is None else directory / (_cache_key(text) + ".json")
+
+
+_BANK_ATTRIBUTES = ("title", "language", "category", "description")
+_ROW_ATTRIBUTES = QUESTION_ATTRIBUTES[:-1]  # all but the origin; the row ends with the origin's line
+_row_of = operator.attrgetter(*_ROW_ATTRIBUTES)
+
+
+def _read_cached_bank(entry: Path, file: str) -> Bank | None:
+    """The bank of a cache entry, or ``None`` when there is none or it is not a well-formed entry.
+
+    An entry is JSON (data only: reading it never runs anything) that this module wrote after the bank
+    validated, so its questions are built without validating again; an entry that does not have the shape
+    written (hand-edited or truncated) is ignored and the file is parsed again."""
     try:
-        return json.loads(entry.read_bytes())
-    except (OSError, ValueError, RecursionError):
-        pass
-    data = _load_yaml(text)
+        data = json.loads(entry.read_bytes())
+        header = [data[name] for name in _BANK_ATTRIBUTES]
+        if not all(type(value) is str for value in header):
+            return None
+        rows = data["questions"]
+        width = len(_ROW_ATTRIBUTES) + 1
+        build, kinds, origin = build_question, KINDS, Origin
+        for row in rows:  # the shape written: [every attribute but the origin …, line]
+            if type(row) is not list or len(row) != width or row[1] not in kinds or type(row[-1]) is not int:
+                return None
+            row[-1] = origin(file, row[-1])
+        questions: list[Question] = [build(*row) for row in rows]
+    except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return None
+    title, language, category, description = header
+    return Bank(Path(file), title, language, category, description, questions)
+
+
+def _write_cached_bank(entry: Path, bank: Bank) -> None:
+    """Keep a validated bank in the cache; banks holding what JSON cannot hold exactly (an ``extra`` with dates
+    or number keys) and read-only caches are simply not cached."""
+    rows = []
+    for q in bank.questions:
+        if q.extra and json.loads(json.dumps(q.extra, allow_nan=False)) != q.extra:
+            return
+        rows.append((*_row_of(q), q.origin.line))
     try:
-        payload = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-        if json.loads(payload) != data:
-            return data  # not representable exactly (e.g. keys that are numbers)
-        directory.mkdir(parents=True, exist_ok=True)
+        payload = json.dumps(
+            {**{name: getattr(bank, name) for name in _BANK_ATTRIBUTES}, "questions": rows},
+            ensure_ascii=False,
+            allow_nan=False,
+            separators=(",", ":"),
+        )
+        entry.parent.mkdir(parents=True, exist_ok=True)
         tmp = entry.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(payload, encoding="utf-8")
         os.replace(tmp, entry)
     except (OSError, ValueError, TypeError, RecursionError):
-        pass  # dates or other values JSON cannot hold, or a read-only cache: just do not cache
-    return data
+        pass
 
 
 def _bank_from_data(data: Any, c: _Collector, file: str, lines: Sequence[int] = ()) -> Bank | None:

@@ -258,11 +258,23 @@ def test_the_parse_cache_is_data_only_and_keyed_by_everything_it_depends_on(
     path = write(tmp_path, text, "big.yaml")
     load_bank(path)
     (cached,) = (tmp_path / "cache" / "banks").glob("*.json")
-    assert json.loads(cached.read_text(encoding="utf-8"))["questions"][0]["id"] == "q0"  # plain JSON, no code
-    # another Python or PyYAML version is another entry
+    rows = json.loads(cached.read_text(encoding="utf-8"))["questions"]
+    assert rows[0][:3] + rows[0][-1:] == ["q0", "text", "Question number 0, long enough to fill the file?", 2]
+    # another Python, PyYAML or mindtable version is another entry
     monkeypatch.setattr(bank_module.yaml, "__version__", "0.0-test")
     load_bank(path)
     assert len(list((tmp_path / "cache" / "banks").glob("*.json"))) == 2
+    import mindtable
+
+    monkeypatch.setattr(mindtable, "__version__", "0.0-test")
+    load_bank(path)
+    assert len(list((tmp_path / "cache" / "banks").glob("*.json"))) == 3
+    # an entry of another shape (hand-edited, an unknown kind) is ignored: the file is parsed again
+    for entry_file in (tmp_path / "cache" / "banks").glob("*.json"):
+        broken = json.loads(entry_file.read_text(encoding="utf-8"))
+        broken["questions"][0][1] = "riddle"
+        entry_file.write_text(json.dumps(broken), encoding="utf-8")
+    assert load_bank(path).questions[0].kind == "text"
     # a broken entry is ignored (the file is parsed again); nothing in an entry is ever executed
     for entry_file in (tmp_path / "cache" / "banks").glob("*.json"):
         entry_file.write_bytes(b"\x80not json")
@@ -351,3 +363,46 @@ def test_a_number_question_with_options_knows_its_right_option() -> None:
     question = parse_bank_text(text, "wright.yaml")[0].questions[0]
     assert question.kind == "number" and question.correct == 1
     assert judge_answer(question, "1903").correct and not judge_answer(question, "1911").correct
+
+
+def test_a_cached_bank_gives_the_same_questions_and_origins_as_a_parsed_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from mindtable.trivia.bank import CACHE_MIN_BYTES
+
+    entry = (
+        "  - id: t{n}\n    question: Is {n} a number worth asking about in a long quiz?\n    answer: true\n"
+        "  - id: c{n}\n    question: Pick one of these, please, for question {n}\n    options: [Ab, Cd]\n"
+        "    correct: b\n    tags: [x, y]\n    extra: {{page: {n}}}\n"
+        "  - id: n{n}\n    question: How many, for question {n}?\n    value: 12.5\n    tolerance: 1\n    unit: m\n"
+        "  - id: l{n}\n    question: Name two\n    items: [a, b, c]\n    count: 2\n    difficulty: hard\n"
+    )
+    text = "title: Mixed\nlanguage: es\nquestions:\n" + "".join(
+        entry.format(n=n) for n in range(CACHE_MIN_BYTES // 300)
+    )
+    path = write(tmp_path, text, "mixed.yaml")
+    monkeypatch.setenv("MINDTABLE_CACHE_DIR", "off")
+    parsed = load_bank(path)
+    monkeypatch.setenv("MINDTABLE_CACHE_DIR", str(tmp_path / "cache"))
+    load_bank(path)  # fills the cache
+    assert len(list((tmp_path / "cache" / "banks").glob("*.json"))) == 1
+    cached = load_bank(path)
+    assert (cached.title, cached.language, cached.questions) == (parsed.title, "es", parsed.questions)
+    assert [q.origin for q in cached.questions] == [q.origin for q in parsed.questions]
+    assert [q.origin.line for q in parsed.questions[:3]] == [4, 7, 13]
+    number, choice = cached.questions[2], cached.questions[1]
+    assert (number.value, number.tolerance, type(number.value)) == (12.5, 1.0, float)
+    assert (choice.correct, choice.tags, dict(choice.extra)) == (1, ("x", "y"), {"page": 0})
+
+
+def test_build_question_gives_what_the_constructor_gives() -> None:
+    from mindtable.trivia.model import QUESTION_ATTRIBUTES, Origin, Question, build_question
+
+    q = Question("q1", "choice", "Pick", options=("a", "b"), correct=1, tags=("t",), extra={"k": 1})
+    values = [getattr(q, name) for name in QUESTION_ATTRIBUTES]
+    values[QUESTION_ATTRIBUTES.index("options")] = ["a", "b"]  # lists from JSON become tuples
+    built = build_question(*values[:-1], Origin("f.yaml", 9))
+    assert built == q and built.options == ("a", "b") and built.origin == Origin("f.yaml", 9)
+    assert hash(built) == hash(q)
+    with pytest.raises(AttributeError):
+        built.answer = "changed"  # type: ignore[misc]
