@@ -131,6 +131,13 @@ _SIGN_BEFORE = re.compile(r"(?:^\s*|(?<=[\s(\[=]))[-−](?:(?<=^[-−])\s+|(?<=^
 _SIGN_AFTER = re.compile(r"(?<=[^\W\d_])[-−](?=$|[\s)\],;])")
 _FORMULA_MINUS = re.compile(r"(?<=\s)[-−](?=\s)|(?<=\w)−(?=\w)")
 _ORDINAL_INDICATOR = re.compile(r"(\d)\s*\.?\s*[ºª]")
+
+
+def _digit_and_space(match: re.Match[str]) -> str:
+    """``2º`` → ``2 `` (a function: Python expands a ``\\1`` template in Python code for every match)."""
+    return match.group(1) + " "
+
+
 _VULGAR_HALF = re.compile(r"(\d)\s*½")
 _AMPERSAND = re.compile(r"\s&\s|\s+['’]n['’]?\s+")
 #: the thousands separator of each language (the other one is the decimal separator)
@@ -787,7 +794,7 @@ def _normalise(
         folded = text.lower()
     else:
         if "º" in text or "ª" in text:
-            text = _ORDINAL_INDICATOR.sub(r"\1 ", text)
+            text = _ORDINAL_INDICATOR.sub(_digit_and_space, text)
         if "½" in text:
             text = _VULGAR_HALF.sub(lambda m: m.group(1) + _DECIMAL_MARK + "5", text)
         folded = unicodedata.normalize("NFKC", text).casefold()
