@@ -17,13 +17,13 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from mindtable.core.bot_params import validate_bot_params
 from mindtable.core.bots import Bot
 from mindtable.core.errors import GameNotAvailable, MindtableError, UnknownGame
 from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import new_match
 from mindtable.core.registry import available_game_ids, get_game
-from mindtable.server.bot_params import validate_bot_params
 
 error_console = Console(stderr=True)
 

@@ -117,3 +117,22 @@ def template_fields(template: str) -> set[str]:
     ['card', 'lowest']
     """
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+#: How much of a client's value an error message echoes.
+ECHO_CHARS = 60
+
+
+def show(value: Any, limit: int = ECHO_CHARS) -> str:
+    """A short, ASCII-only picture of a client's value for an error message (never a lone surrogate).
+
+    >>> show("\\ud800" * 3)
+    "'\\\\ud800\\\\ud800\\\\ud800'"
+    >>> show(float("nan"))
+    'nan'
+    """
+    try:
+        text = ascii(value)
+    except (RecursionError, ValueError):  # ascii() of a huge int or a very deep list
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

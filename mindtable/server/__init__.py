@@ -3,8 +3,8 @@
 Start it with ``mindtable serve`` (or ``python -m mindtable.server``); build the ASGI app with
 :func:`create_app`. The wire protocol is described in ``docs/protocol.md``, hosting in ``docs/server.md``.
 
-The app (FastAPI and the rest) is imported only when ``create_app`` is asked for, so a bot or a simulation that
-needs no more than :mod:`mindtable.server.bot_params` does not load the web stack.
+The app (FastAPI and the rest) is imported only when ``create_app`` is asked for: importing this package does
+not load the web stack.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ import json
 import math
 from typing import Any
 
+from mindtable.core.codes import show
+
 MAX_ID_LENGTH = 64
 MAX_TYPE_LENGTH = 64
 MAX_STREAM_LENGTH = 64
@@ -25,9 +27,6 @@ MAX_DEPTH = 6
 MAX_ACTION_FIELDS = 32
 MAX_VALUES = 512
 MAX_SAFE_INT = 2**53
-#: How much of a bad value an error message shows.
-ECHO_CHARS = 60
-
 ERROR_CODES = (
     "bad_json",
     "bad_message",
@@ -53,21 +52,6 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def show(value: Any, limit: int = ECHO_CHARS) -> str:
-    """A short, ASCII-only picture of a client's value for an error message (never a lone surrogate).
-
-    >>> show("\\ud800" * 3)
-    "'\\\\ud800\\\\ud800\\\\ud800'"
-    >>> show(float("nan"))
-    'nan'
-    """
-    try:
-        text = ascii(value)
-    except (RecursionError, ValueError):  # ascii() of a huge int or a very deep list
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def safe_text(text: str, limit: int = 300) -> str:

@@ -27,13 +27,13 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from mindtable.core import Bot, Game, IllegalAction, InvalidOptions, Match, get_game, new_match, observe
+from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.codes import seat_params
 from mindtable.core.errors import ReplayMismatch
 from mindtable.core.events import Event
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
 from mindtable.kit import names
 from mindtable.server import storage as db
-from mindtable.server.bot_params import room_defaults, validate_bot_params
 from mindtable.server.limits import AddressBook, Bucket, Limits
 from mindtable.server.protocol import encode, json_safe, safe_text, show
 from mindtable.server.storage import Storage, StoredRoom

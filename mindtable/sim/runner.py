@@ -31,6 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
+from mindtable.core.bot_params import validate_bot_params
 from mindtable.core.driver import play_out
 from mindtable.core.errors import InvalidOptions, MindtableError
 from mindtable.core.events import Result
@@ -38,7 +39,6 @@ from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import new_match
 from mindtable.core.registry import get_game
-from mindtable.server.bot_params import validate_bot_params
 from mindtable.sim.stats import Tally, summarize
 
 ENGINES = ("auto", "match", "vector")

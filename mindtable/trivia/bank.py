@@ -20,6 +20,7 @@ Errors name the file, the line and the field (``questions[1].answer``). See ``do
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import json
@@ -30,6 +31,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -634,6 +636,15 @@ def bank_cache_dir() -> Path | None:
     return Path(base) / "mindtable" / "banks"
 
 
+@functools.lru_cache(maxsize=1)
+def _release() -> str:
+    """mindtable's installed version (part of the cache key)."""
+    try:
+        return metadata.version("mindtable")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "source"
+
+
 def _cache_key(text: str) -> str:
     """The cache entry's name: a SHA-256 of everything the validated bank depends on — the text, the cache
     format, the Python version, the mindtable version and the code that validates (so an edited checkout never
@@ -648,12 +659,11 @@ def _cache_key(text: str) -> str:
             except OSError:
                 code.update(name.encode())
         _code_digest = code.digest()
-    from mindtable import __version__
-
+    release = _release()
     h = hashlib.sha256()
     h.update(_CACHE_VERSION)
     h.update(
-        f"{sys.implementation.name} {sys.version_info[:3]} mindtable {__version__} "
+        f"{sys.implementation.name} {sys.version_info[:3]} mindtable {release} "
         f"yaml {yaml.__version__} {yaml.__with_libyaml__}\n".encode()
     )
     h.update(_code_digest)

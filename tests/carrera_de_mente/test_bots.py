@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 import mindtable
 from mindtable.cli.app import app
+from mindtable.core.bot_params import validate_bot_params
 from mindtable.core.bots import Observation
 from mindtable.core.errors import InvalidOptions
 from mindtable.games.carrera_de_mente import bots, rules
-from mindtable.server.bot_params import validate_bot_params
 from mindtable.sim import run_simulation
 from mindtable.trivia.model import OPTION_LETTERS
 from tests.carrera_de_mente.helpers import GAME_ID, only, position, question, roll_number

@@ -19,8 +19,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from mindtable.core.bot_params import BotParam
 from mindtable.core.bots import Decision, Observation
-from mindtable.server.bot_params import BotParam
 from mindtable.trivia.quiz_bots import KnowledgeBot, KnowledgeProfile, Library
 
 from .content import TOPIC_OF, TOPICS, booklet_files

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from mindtable.core import Game
-from mindtable.server.protocol import show
+from mindtable.core.codes import show
+from mindtable.core.game import Game
 
 #: The range of every numeric bot parameter a bot does not declare itself (ms, rates, probabilities...).
 GENERIC_RANGE = (0.0, 1_000_000.0)
