@@ -18,10 +18,10 @@ Screenshots go to ``artifacts/screenshots/eesti-*.png``.
 from __future__ import annotations
 
 import contextlib
-import warnings
 import json
 import re
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
