@@ -163,9 +163,15 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
         ask = state["view"].get("ask")
         if ask is None and state["view"].get("last") and "verdict" not in done:
             # The last verdict, with the judge's reason in words and who decided, under the board.
-            verdict = page.locator('[data-testid="qr-last"] [data-testid="quiz-verdict"]')
-            verdict.wait_for()
-            assert verdict.get_attribute("data-by") == state["view"]["last"]["by"]
+            # The page draws each state as it comes: wait until what it shows is the last verdict of the state it
+            # holds (a newer state may have come since this loop read one).
+            page.wait_for_function(
+                """() => {
+                    const s = window.mindtableShell.lastState;
+                    const el = document.querySelector('[data-testid="qr-last"] [data-testid="quiz-verdict"]');
+                    return !!(s && s.view.last && el && el.getAttribute("data-by") === s.view.last.by);
+                }"""
+            )
             assert page.locator('[data-testid="quiz-verdict-reason"]').first.inner_text()
             page.screenshot(path=str(screenshots / "quiz-table.png"), full_page=True)
             done.add("verdict")
