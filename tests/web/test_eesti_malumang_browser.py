@@ -94,6 +94,23 @@ class Ana:
         state: dict[str, Any] = self.page.evaluate("window.mindtableShell.lastState")
         return state
 
+    def looks(self) -> dict[str, Any]:
+        """What the page shows when it took no click: the connection's status, the text in the answer box, how many
+        send buttons and answer boxes the page has, the toasts on screen, and the seq of the last state it drew."""
+        try:
+            found: dict[str, Any] = self.page.evaluate(
+                """() => ({
+                    status: window.mindtableShell?.status,
+                    seq: window.mindtableShell?.lastState?.seq,
+                    input: [...document.querySelectorAll('[data-testid="quiz-input"]')].map((e) => e.value),
+                    send: document.querySelectorAll('[data-testid="quiz-send"]').length,
+                    toasts: [...document.querySelectorAll('#toasts .toast')].map((e) => e.textContent),
+                })"""
+            )
+        except Exception as exc:  # the page itself is gone: say so
+            return {"error": str(exc)}
+        return found
+
     def wait_past(self, seq: int, what: str = "") -> None:
         """Wait for the state after ``seq``. A click the page did not take (it was redrawing under the pointer) is
         looked at again by the caller's loop — at most five times in a game, each one named."""
@@ -105,7 +122,7 @@ class Ana:
             )
         except Exception:
             refused = [f for f in self.frames if isinstance(f, dict) and f.get("kind") == "rejected"][-1:]
-            self.unanswered.append(f"{what} at seq {seq} {refused}")
+            self.unanswered.append(f"{what} at seq {seq} {refused} page: {self.looks()}")
             assert len(self.unanswered) <= 5, f"the page did not take these clicks: {self.unanswered}"
 
 
