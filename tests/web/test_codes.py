@@ -72,3 +72,18 @@ def test_declared_seat_parameters_are_parameters_of_their_codes(game_id: str) ->
         if code not in templates or name not in template_fields(templates[code])
     ]
     assert wrong == []
+
+
+@pytest.mark.parametrize("game_id", mindtable.available_game_ids())
+def test_every_parameter_a_template_calls_a_seat_is_declared_as_one(game_id: str) -> None:
+    """A template that says "seat {x}" sends a seat number in ``x``: the game declares it, so pages and the
+    terminal can show that player's name (and rejected frames list it under ``"seats"``)."""
+    game = mindtable.get_game(game_id)
+    declared = {**CORE_SEAT_PARAMS, **game.seat_params}
+    missing = [
+        f"{code}.{name}"
+        for code, template in {**CORE_CODES, **game.codes}.items()
+        for name in re.findall(r"\bseat \{(\w+)\}", template)
+        if name not in declared.get(code, ())
+    ]
+    assert missing == []

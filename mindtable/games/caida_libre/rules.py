@@ -46,7 +46,13 @@ from .scale import WEAPONS, Scale, clamp, load_scale, weapon_at
 
 HERE = Path(__file__).resolve().parent
 #: The codes whose parameters name a seat (pages show the seat's name).
-SEAT_PARAMS = {**ASK_SEAT_PARAMS, "cl_target_first": ("seat",), "cl_not_weapon_holder": ("seat",)}
+SEAT_PARAMS = {
+    **ASK_SEAT_PARAMS,
+    "cl_target_first": ("seat",),
+    "cl_not_weapon_holder": ("seat",),
+    "cl_not_asker": ("asker",),
+    "cl_bad_target": ("target",),
+}
 CONTENT = HERE / "content"
 LANGUAGES = ("es", "en")
 CARD_TYPES = ("double", "roulette", "quote5", "more_or_less", "fake_news", "shootout")

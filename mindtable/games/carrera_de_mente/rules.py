@@ -71,6 +71,8 @@ CODES: dict[str, str] = {
     "cm_lap_colour": "a lap prize must be a colour you do not have yet: {allowed}",
     "cm_steal_colour": "seat {victim} holds no {colour!r} token; choose one of {allowed}",
 }
+#: Parameters of refusals that name a seat (shown as the player's name).
+SEAT_PARAMS: dict[str, tuple[str, ...]] = {**ASK_SEAT_PARAMS, "cm_steal_colour": ("victim",)}
 
 #: Room options: answer time and exactness (the book leaves both to the group), the variants, the board, the
 #: language of the booklets and of the table, teams, and a limit for simulations.
@@ -585,7 +587,7 @@ class CarreraDeMente(Game):
     terminal = "mindtable.games.carrera_de_mente.terminal:run_terminal"
     moves = MOVES
     codes = CODES
-    seat_params = ASK_SEAT_PARAMS
+    seat_params = SEAT_PARAMS
     rules_revision = 1
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}

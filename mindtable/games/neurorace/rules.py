@@ -126,6 +126,8 @@ CODES = {
     "nothing_to_take_back": "your card has no tile on it",
     "not_finished": "say stop only when all {places} places are filled; {filled} are",
 }
+#: Parameters of refusals that name a seat (shown as the player's name).
+SEAT_PARAMS: dict[str, tuple[str, ...]] = {"already_voted": ("seat",), "tile_taken": ("by",), "tile_on_card": ("by",)}
 
 
 # -- the moves: who may make each one and when (gates), and their parameters' domains --------------------------
@@ -472,6 +474,7 @@ class NeuroRace(Game):
     cli_commands = "mindtable.games.neurorace.cli:app"
     moves = MOVES
     codes = CODES
+    seat_params = SEAT_PARAMS
     #: 2: codes with parameters; stop refused while holding a tile (it was accepted but never listed).
     #: 3: a round starts only when every seat is ready, after a countdown (the system move ``go``); matches set
     #: up under revision 2 or older (no ``start_rule`` in their state, or format-1 records) keep ``start``.

@@ -50,6 +50,8 @@ CODES = {
     "not_proposer": "only seat {by}, who proposed it, may withdraw the proposal",
     "nothing_played": "no card has been played in this level yet",
 }
+#: Parameters of refusals that name a seat (shown as the player's name).
+SEAT_PARAMS: dict[str, tuple[str, ...]] = {"not_proposer": ("by",)}
 
 
 # -- the moves: who may make each one and when (gates), and what it does (effects) ----------------------------
@@ -201,6 +203,7 @@ class TheMind(Game):
     batch_simulator = "mindtable.games.the_mind.vector:simulate_batch"
     web_module = "the-mind"
     codes = CODES
+    seat_params = SEAT_PARAMS
     #: 2: the generator's algorithm 2 deals only the cards dealt (records of algorithm 1 replay as before).
     #: 3: players detection charges an unstopped mistake once it is evident; a blind run lost after a win
     #: ends with ``blind_lost``. Matches set up before (no ``revision`` in their state) keep the old rules.
