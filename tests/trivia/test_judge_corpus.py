@@ -53,9 +53,7 @@ ACCEPTED: list[tuple[Any, str, dict[str, Any]]] = [
 PERSONS = [("Wolfgang Amadeus Mozart", "en"), ("Leonardo da Vinci", "es"), ("Lydia Koidula", "et")]
 QUESTIONS = [
     Question(id="n", kind="number", prompt="How many legs has a spider?", language="en", value=8, unit="legs"),
-    Question(
-        id="t", kind="number", prompt="How high?", language="en", value=8848, tolerance=50, unit="m"
-    ),
+    Question(id="t", kind="number", prompt="How high?", language="en", value=8848, tolerance=50, unit="m"),
     Question(
         id="c",
         kind="choice",
