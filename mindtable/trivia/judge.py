@@ -1170,6 +1170,8 @@ def _given_date(given: Normal, given_text: str) -> tuple[int | None, int | None,
             month = _MONTHS[token]
         elif token.isdigit() and len(token) <= 4:
             numbers.append(int(token))
+            if len(numbers) > 2:
+                return None  # a date has at most two numbers
         elif token not in _DATE_FILLERS:
             return None
     if month is None or not numbers or len(numbers) > 2:
@@ -1239,7 +1241,13 @@ def _match_number(compiled: _Compiled, spec: _Number, given: Normal, given_text:
     if "bc" in tokens[1:]:
         era = "bc"
         tokens = [t for t in tokens if t != "bc"]
-    found = [(i, v) for i, t in enumerate(tokens) if (v := parse_number(t)) is not None]
+    found: list[tuple[int, float]] = []
+    for i, t in enumerate(tokens):
+        v = parse_number(t)
+        if v is not None:
+            found.append((i, v))
+            if len(found) > 1:
+                break  # only one number, or more than one, matters
     shown = format_number(spec.value) + (" BC" if spec.era else "")
     if len(found) != 1:
         if len(found) > 1 and spec.value.is_integer() and 1 <= spec.value <= 9999 and not spec.era:
