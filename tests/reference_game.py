@@ -56,6 +56,7 @@ CODES = {
     "topic_chosen": "the topic is already chosen",
     "no_riddles_left": "no riddles are left in the topic {topic!r}",
 }
+SEAT_PARAMS: dict[str, tuple[str, ...]] = {"not_answerer": ("answerer",)}
 
 
 def _gate_answerer(state: State, seat: int, at: Any) -> IllegalAction | None:
@@ -150,6 +151,7 @@ class RiddleRelay(Game):
     order = 900
     moves = MOVES
     codes = CODES
+    seat_params = SEAT_PARAMS
     option_schema = (Option("target", int, default=5, minimum=1, maximum=20, help="points needed to win"),)
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:

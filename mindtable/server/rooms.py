@@ -852,12 +852,16 @@ class Room:
             due_at = self.turn_base + int(timer_s * 1000)
             for seat in range(self.players):
                 if seat not in self.bots and self.match.legal_actions(seat):
-                    self._later(due_at - now, lambda seat=seat: self._turn_timeout(seat, version))  # type: ignore[misc]
+                    self._later(due_at - now, lambda seat=seat: self._turn_timeout(seat, version, due_at))  # type: ignore[misc]
 
-    async def _turn_timeout(self, seat: int, version: int) -> None:
+    async def _turn_timeout(self, seat: int, version: int, due_at: int) -> None:
         """The seat's turn timer ran out: the room's replacement bot chooses one action for it."""
         name = self._replacement_bot_name()
         if name is None or version != self.version:
+            return
+        early = due_at - self.now_ms()
+        if early > 0:  # the event loop woke a little before the deadline (its clock's resolution): not yet
+            self._later(early, lambda: self._turn_timeout(seat, version, due_at))
             return
         try:
             bot = self.game.make_bot(name, seat=seat, seed=self.seed + self.steps)
