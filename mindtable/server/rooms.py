@@ -859,18 +859,16 @@ class Room:
         name = self._replacement_bot_name()
         if name is None or version != self.version:
             return
-        early = due_at - self.now_ms()
-        if early > 0:  # the event loop woke a little before the deadline (its clock's resolution): not yet
-            self._later(early, lambda: self._turn_timeout(seat, version, due_at))
-            return
         try:
             bot = self.game.make_bot(name, seat=seat, seed=self.seed + self.steps)
-            decision = bot.decide(observe(self.match, seat, self.now_ms()))
+            decision = bot.decide(observe(self.match, seat, max(self.now_ms(), due_at)))
         except Exception:
             log.exception("room %s: timeout bot failed for seat %d", self.code, seat)
             return
         if decision is not None:
-            await self.act(seat, {**decision.action, "at": 0}, version=version)
+            # stamped no earlier than the deadline, like the game's own deadlines (the event loop may wake a
+            # millisecond early)
+            await self.act(seat, {**decision.action, "at": due_at}, version=version)
 
     def shutdown(self) -> None:
         self._cancel_timers()

@@ -1174,7 +1174,7 @@ def _given_date(given: Normal, given_text: str) -> tuple[int | None, int | None,
                 return None  # a date has at most two numbers
         elif token not in _DATE_FILLERS:
             return None
-    if month is None or not numbers or len(numbers) > 2:
+    if month is None or not numbers:
         return None
     day = next((n for n in numbers if 1 <= n <= 31 and len(numbers) == 2), None)
     years = [n for n in numbers if n is not day] if day is not None else numbers
