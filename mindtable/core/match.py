@@ -151,9 +151,11 @@ class Match:
             return []
         if type(seat) is not int or not 0 <= seat < self.players:
             self._check_seat(seat, None)
-        lister = self._lister
-        if lister is not None:
-            return lister(self.state, seat, self.clock)
+        listing = self._lister
+        if listing is not None:  # the move table's generated listings, by phase (see MoveTable.legal_actions)
+            key, listers, free = listing
+            state = self.state
+            return (free if key is None else listers.get(state[key], free))(state, seat, self.clock)
         return self.game.legal_actions(self.state, seat, self.clock)
 
     def to_act(self) -> list[int]:
@@ -187,7 +189,9 @@ class Match:
         if table is not None and type(action) is dict and self._result is None and not self._lenient:
             # The usual case, checked in one pass; anything unusual (and every refusal) takes the full path below.
             state = self.state
-            normal = table.quick_normalize(state, action, self.players, self.clock, self._realtime)
+            kind = action.get("type")
+            check = table.checks.get(kind) if type(kind) is str else None  # MoveTable.quick_normalize, inlined
+            normal = None if check is None else check(state, action, self.players, self.clock, self._realtime)
             if normal is not None:
                 try:
                     events = self._effects[normal["type"]](state, normal, self.rng)
@@ -412,7 +416,7 @@ class Match:
         return record
 
 
-#: game -> (move table for the one-pass check or None, move type -> effect, the table's lister or None, realtime).
+#: game -> (move table for the one-pass check or None, move type -> effect, the table's listers or None, realtime).
 _FAST_PATHS: dict[Game, tuple[Any, dict[str, Any], Any, bool]] = {}
 
 
@@ -420,7 +424,7 @@ def _fast_paths(game: Game) -> tuple[Any, dict[str, Any], Any, bool]:
     kind = type(game)
     table = game.moves
     plain = table is not None and kind.normalize_action is Game.normalize_action and kind.apply is Game.apply
-    lister = table.legal_actions if table is not None and kind.legal_actions is Game.legal_actions else None
+    lister = table.listers if table is not None and kind.legal_actions is Game.legal_actions else None
     effects = {move.type: move.effect for move in table.moves} if table is not None else {}
     return (table if plain else None), effects, lister, bool(game.realtime)
 

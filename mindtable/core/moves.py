@@ -261,11 +261,11 @@ class MoveTable:
     """A game's moves by type, and the listing, checking and normalising that all come from them."""
 
     __slots__ = (
-        "_by_phase",
         "_help",
-        "_listing",
-        "_phase_free",
+        "_list_free",
+        "_listers",
         "by_type",
+        "checks",
         "moves",
         "phase_key",
         "player_moves",
@@ -283,45 +283,32 @@ class MoveTable:
         self.player_moves = tuple(m for m in self.moves if not m.system)
         self.types = ", ".join(self.by_type)
         #: (type, gate or None when always open, move, the one listed choice's (name, domain, skip None) or None)
-        self._listing = tuple((m.type, None if m.gate is _always else m.gate, m, _single(m)) for m in self.player_moves)
+        listing = tuple((m.type, None if m.gate is _always else m.gate, m, _single(m)) for m in self.player_moves)
         if phase_key is None and any(m.phases for m in self.moves):
             raise ValueError("moves declare phases but the table has no phase_key")
-        phases = {p for m in self.moves for p in m.phases}
-        #: phase -> the listing of the moves that exist in it (moves without phases exist in every phase).
-        self._by_phase = {
-            phase: tuple(entry for entry in self._listing if not entry[2].phases or phase in entry[2].phases)
+        phases = sorted({p for m in self.moves for p in m.phases})
+        #: phase -> the generated listing of the moves that exist in it (moves without phases exist in every phase);
+        #: without a phase key, every move is listed by ``_list_free``.
+        self._listers = {
+            phase: _compile_listing(self, tuple(e for e in listing if not e[2].phases or phase in e[2].phases))
             for phase in phases
         }
-        self._phase_free = tuple(e for e in self._listing if not e[2].phases)
+        self._list_free = _compile_listing(self, tuple(e for e in listing if not e[2].phases or phase_key is None))
+        #: move type -> the generated one-pass check of a plain action (see :meth:`quick_normalize`).
+        self.checks = {m.type: _compile_check(self, m) for m in self.moves if len(m.type) <= 64}
 
     # -- listing --------------------------------------------------------------------------------------
     def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[dict[str, Any]]:
         """Every action open to ``seat`` now: one per combination of listed choices, with typed inputs."""
-        actions: list[dict[str, Any]] = []
-        listing = self._listing
-        if self.phase_key is not None:
-            listing = self._by_phase.get(state[self.phase_key]) or self._phase_free
-        last_gate: Any = None
-        refusal: IllegalAction | None = None
-        for kind, gate, move, single in listing:
-            if gate is not None:
-                if gate is not last_gate:  # moves sharing a gate (agree / reject) ask it once; listing changes nothing
-                    refusal = gate(state, seat, at)
-                    last_gate = gate
-                if refusal is not None:
-                    continue
-            if single is not None:
-                name, domain, skip_none = single
-                for value in domain(state, seat):
-                    if value is not None:
-                        actions.append({"type": kind, "seat": seat, name: value})
-                    elif not skip_none:
-                        actions.append({"type": kind, "seat": seat})
-            elif move.params:
-                actions.extend(self._entries(move, state, seat))
-            else:
-                actions.append({"type": kind, "seat": seat})
-        return actions
+        key = self.phase_key
+        free = self._list_free
+        return (free if key is None else self._listers.get(state[key], free))(state, seat, at)
+
+    @property
+    def listers(self) -> tuple[str | None, dict[Any, Callable[..., list[dict[str, Any]]]], Callable[..., Any]]:
+        """(phase key, phase -> generated listing, the listing of any other phase): what :meth:`legal_actions`
+        picks from, for a caller that lists often (``Match.legal_actions``)."""
+        return self.phase_key, self._listers, self._list_free
 
     def _entries(self, move: Move, state: State, seat: int) -> list[dict[str, Any]]:
         params = move.params
@@ -428,56 +415,8 @@ class MoveTable:
         kind = action.get("type")
         if type(kind) is not str:
             return None
-        move = self.by_type.get(kind)
-        if move is None or len(kind) > 64:
-            return None
-        fields = move.fields
-        for key in action:
-            if key not in fields:
-                return None
-        seat = action.get("seat")
-        if move.system:
-            if seat is not None:
-                return None
-        elif type(seat) is not int or not 0 <= seat < players:
-            return None
-        at = action.get("at")
-        if at is None:
-            if realtime or "at" in action:
-                return None
-        elif type(at) is not int or not clock <= at <= MAX_TIME_MS:
-            return None
-        if move.phases and state[self.phase_key] not in move.phases:  # type: ignore[index]
-            return None
-        if move.gate(state, seat, at) is not None:
-            return None
-        result: dict[str, Any] = {"type": kind}
-        if seat is not None:
-            result["seat"] = seat
-        if at is not None:
-            result["at"] = at
-        for param in move.params:
-            name = param.name
-            value = action.get(name)
-            if (
-                value is not None
-                and not (type(value) is int and -SAFE_INT <= value <= SAFE_INT)
-                and not json_safe(value)
-            ):
-                return None
-            if value is None and param.default is not None:
-                value = param.default(state, seat)
-            if param.kind == "choice" and param.domain is not None:
-                if not _member(value, param.domain(state, seat)):
-                    return None
-            else:
-                try:
-                    value = param.accept(state, seat, kind, value)
-                except IllegalAction:
-                    return None
-            if value is not None:
-                result[name] = value
-        return result
+        check = self.checks.get(kind)
+        return None if check is None else check(state, action, players, clock, realtime)
 
     def covers(self, listed: Iterable[Mapping[str, Any]], action: Mapping[str, Any], state: State) -> bool:
         """Whether a normalised ``action`` is one of the ``listed`` actions (typed inputs within their schema)."""
@@ -495,6 +434,132 @@ class MoveTable:
             if all(p.fits(state, action.get("seat"), action.get(name)) for name, p in typed.items()):
                 return True
         return False
+
+
+# -- compiling ------------------------------------------------------------------------------------------------
+# The table turns its declarations into small Python functions once, when the game is loaded: per phase, one
+# function that lists every move of the phase (gates asked once, values appended inline), and per move type,
+# one function that checks a plain action in one pass. They are generated from the same ``Move`` and ``Param``
+# objects the general code reads — nothing is written twice by hand — and remove the per-call interpretation
+# of the declaration (looping over moves, unpacking entries, reading attributes), which was most of the
+# engine's own cost per action (issue 14). ``tests/core/test_fast_paths.py`` holds them equal to the general
+# path on random positions of every game.
+
+
+def _compile(name: str, lines: list[str], namespace: dict[str, Any]) -> Callable[..., Any]:
+    source = "\n".join(lines) + "\n"
+    code = compile(source, f"<move table: {name}>", "exec")
+    exec(code, namespace)  # the source is generated here from the table's own declarations
+    function: Callable[..., Any] = namespace[name]
+    function.__doc__ = source  # readable when debugging: help(table._listers[phase])
+    return function
+
+
+def _compile_listing(
+    table: MoveTable, entries: tuple[Any, ...], name: str = "listing"
+) -> Callable[..., list[dict[str, Any]]]:
+    """``legal_actions`` for the moves of ``entries`` (a phase's listing), as one generated function."""
+    namespace: dict[str, Any] = {"table": table}
+    lines = [f"def {name}(state, seat, at):", "    actions = []", "    append = actions.append"]
+    asked: dict[Any, str] = {}  # gate -> its answer's variable: a gate only reads the state, so ask it once
+    for i, (kind, gate, move, single) in enumerate(entries):
+        namespace[f"move{i}"] = move
+        indent = "    "
+        if gate is not None:
+            gate_var = asked.get(gate)
+            if gate_var is None:
+                gate_var = asked[gate] = f"refusal{i}"
+                namespace[f"gate{i}"] = gate
+                lines.append(f"    {gate_var} = gate{i}(state, seat, at)")
+            lines.append(f"    if {gate_var} is None:")
+            indent = "        "
+        if single is not None:
+            param_name, domain, skip_none = single
+            namespace[f"domain{i}"] = domain
+            lines.append(f"{indent}for value in domain{i}(state, seat):")
+            lines.append(f"{indent}    if value is not None:")
+            lines.append(f"{indent}        append({{'type': {kind!r}, 'seat': seat, {param_name!r}: value}})")
+            if not skip_none:
+                lines.append(f"{indent}    else:")
+                lines.append(f"{indent}        append({{'type': {kind!r}, 'seat': seat}})")
+        elif move.params:
+            lines.append(f"{indent}actions.extend(table._entries(move{i}, state, seat))")
+        else:
+            lines.append(f"{indent}append({{'type': {kind!r}, 'seat': seat}})")
+    lines.append("    return actions")
+    return _compile(name, lines, namespace)
+
+
+def _compile_check(table: MoveTable, move: Move, name: str = "check") -> Callable[..., dict[str, Any] | None]:
+    """:meth:`MoveTable.quick_normalize` for one move type, as one generated function."""
+    namespace: dict[str, Any] = {
+        "fields": move.fields,
+        "IllegalAction": IllegalAction,
+        "json_safe": json_safe,
+        "SAFE_INT": SAFE_INT,
+        "MAX_TIME_MS": MAX_TIME_MS,
+        "phases": frozenset(move.phases),
+        "gate": move.gate,
+    }
+    kind = move.type
+    lines = [
+        f"def {name}(state, action, players, clock, realtime):",
+        "    for key in action:",
+        "        if key not in fields:",
+        "            return None",
+        "    seat = action.get('seat')",
+    ]
+    if move.system:
+        lines += ["    if seat is not None:", "        return None"]
+    else:
+        lines += ["    if type(seat) is not int or not 0 <= seat < players:", "        return None"]
+    lines += [
+        "    at = action.get('at')",
+        "    if at is None:",
+        "        if realtime or 'at' in action:",
+        "            return None",
+        "    elif type(at) is not int or not clock <= at <= MAX_TIME_MS:",
+        "        return None",
+    ]
+    if move.phases:
+        lines += [f"    if state[{table.phase_key!r}] not in phases:", "        return None"]
+    if move.gate is not _always:
+        lines += ["    if gate(state, seat, at) is not None:", "        return None"]
+    lines.append(
+        f"    result = {{'type': {kind!r}}}" if move.system else f"    result = {{'type': {kind!r}, 'seat': seat}}"
+    )
+    lines += ["    if at is not None:", "        result['at'] = at"]
+    for i, param in enumerate(move.params):
+        namespace[f"param{i}"] = param
+        lines += [
+            f"    value = action.get({param.name!r})",
+            "    if value is not None and not (type(value) is int and -SAFE_INT <= value <= SAFE_INT):",
+            "        if not json_safe(value):",
+            "            return None",
+        ]
+        if param.default is not None:
+            namespace[f"default{i}"] = param.default
+            lines += ["    if value is None:", f"        value = default{i}(state, seat)"]
+        if param.kind == "choice" and param.domain is not None:
+            namespace[f"domain{i}"] = param.domain
+            lines += [
+                "    kind = type(value)",
+                f"    for item in domain{i}(state, seat):",
+                "        if item == value and type(item) is kind:",  # True is not the card 1 (see _member)
+                "            break",
+                "    else:",
+                "        return None",
+            ]
+        else:
+            lines += [
+                "    try:",
+                f"        value = param{i}.accept(state, seat, {kind!r}, value)",
+                "    except IllegalAction:",
+                "        return None",
+            ]
+        lines += ["    if value is not None:", f"        result[{param.name!r}] = value"]
+    lines.append("    return result")
+    return _compile(name, lines, namespace)
 
 
 def _single(move: Move) -> tuple[str, Domain, bool] | None:

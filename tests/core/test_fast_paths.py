@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -12,6 +13,7 @@ from mindtable.core import driver
 from mindtable.core.bots import Decision, Observation, observe
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event
+from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.rng import Rng, Stream
 from mindtable.games.neurorace import bots as neurorace_bots
 from mindtable.games.neurorace.bots import SolverBot
@@ -22,6 +24,9 @@ GAMES = [
     ("the-mind", 3, {"start_blind": True}),
     ("the-mind", 2, {"blind_after_win": True, "last_level": 1, "detection": "players"}),
     ("neurorace", 3, {}),
+    ("carrera-de-mente", 3, {}),
+    ("caida-libre", 2, {}),
+    ("eesti-malumang", 4, {}),
 ]
 
 
@@ -37,8 +42,11 @@ def _random_positions(game_id: str, players: int, options: dict[str, Any], seed:
         legal = match.legal_actions(seat)
         if legal:
             now += chooser.randrange(0, 400)
-            entry = {k: v for k, v in chooser.choice(legal).items() if k != "inputs"}
-            match.apply({**entry, "at": now})
+            entry = chooser.choice(legal)
+            action = {k: v for k, v in entry.items() if k != "inputs"}
+            for field in entry.get("inputs", []):  # typed inputs (an answer, a number): something that fits
+                action[field["name"]] = {"text": "Tallinn", "int": field.get("minimum"), "bool": True}[field["kind"]]
+            match.apply({**action, "at": now})
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), GAMES)
@@ -89,6 +97,36 @@ def test_the_one_pass_check_accepts_and_refuses_exactly_what_the_full_check_does
                 slow = mindtable.Match.from_snapshot(match.snapshot())
                 slow._table = None  # the full path: envelope, then the move table's normalize
                 assert _outcome(fast, action) == _outcome(slow, action), action
+
+
+def _declared_listing(table: MoveTable, state: dict[str, Any], seat: int, at: int) -> list[dict[str, Any]]:
+    """What the declaration says is legal, read the slow and obvious way (the oracle for the generated listing)."""
+    actions: list[dict[str, Any]] = []
+    for move in table.player_moves:
+        if table._refusal(move, state, seat, at) is not None:
+            continue
+        listed = [p for p in move.params if p.listed]
+        domains = []
+        for param in listed:
+            values = list(param.domain(state, seat)) if param.domain is not None else []
+            domains.append([v for v in values if v is not None or param.default is None])
+        inputs = [p.schema(state, seat) for p in move.params if not p.listed]
+        for combination in itertools.product(*domains):
+            entry: dict[str, Any] = {"type": move.type, "seat": seat}
+            entry.update({p.name: v for p, v in zip(listed, combination, strict=True) if v is not None})
+            if inputs:
+                entry["inputs"] = inputs
+            actions.append(entry)
+    return actions
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), GAMES)
+def test_the_generated_listing_lists_exactly_what_the_declared_moves_allow(game_id, players, options) -> None:
+    for match in _random_positions(game_id, players, options, seed=7, steps=120):
+        table = match.game.moves
+        assert table is not None
+        for seat in range(players):
+            assert match.legal_actions(seat) == _declared_listing(table, match.state, seat, match.clock)
 
 
 def test_deals_and_shuffles_draw_the_numbers_of_below() -> None:
@@ -158,3 +196,18 @@ def test_solver_bots_race_the_same_when_they_always_solve_again(monkeypatch) -> 
     monkeypatch.setattr(neurorace_bots, "_follow", lambda *args: neurorace_bots._UNKNOWN)
     monkeypatch.setattr(SolverBot, "_read_centre", read_afresh)
     assert race() == reused
+
+
+def test_the_generated_check_tells_true_from_the_card_1_like_the_full_check() -> None:
+    def effect(state: dict[str, Any], action: dict[str, Any], rng: Any) -> list[Event]:
+        return []
+
+    table = MoveTable([Move("play", effect, params=(Param.choice("card", lambda state, seat: [1, 2]),))])
+    for value, accepted in ((1, True), (True, False), (1.0, False), (2, True), (3, False)):
+        action = {"type": "play", "seat": 0, "card": value, "at": 5}
+        quick = table.quick_normalize({}, action, players=2, clock=0, realtime=False)
+        assert (quick == action) if accepted else quick is None, value
+        if not accepted:
+            with pytest.raises(IllegalAction) as refused:
+                table.normalize({}, action)
+            assert refused.value.code == "bad_value"
