@@ -39,12 +39,13 @@ class _Observation(Observation):
         fields["now"] = now
         fields["_lister"] = lister
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "legal_actions":
-            fields = self.__dict__
-            legal = fields["legal_actions"] = fields.pop("_lister")(fields["seat"])
-            return legal
-        raise AttributeError(name)
+    @property
+    def legal_actions(self) -> list[dict[str, Any]]:  # type: ignore[override]  # a property: no failed lookup first
+        fields = self.__dict__
+        legal = fields.get("_legal")
+        if legal is None:
+            legal = fields["_legal"] = fields["_lister"](fields["seat"])
+        return legal
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Observation):
