@@ -420,5 +420,19 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
         problems = [p for frame in frames for p in leaks(frame, seat)]
         assert problems == [], problems[:5]
     assert seen[0] > 10 and seen[1] > 10
+
+    # A rematch from the shared page brings both of them along: Ana's seat and Bea's, on this same device.
+    page.click('[data-testid="rematch-button"]')
+    page.wait_for_url(re.compile(r"room\.html\?code=(?!" + code + r")[A-Z0-9]{6}"))
+    new_code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    page.wait_for_selector('[data-testid="pass-device"]')  # the new page passes the device between them again
+    again = get_json(f"{server_url}/api/rooms/{new_code}")
+    assert [(s["kind"], s["name"]) for s in again["seats"]] == [("human", "Ana"), ("human", "Bea")]
+    held = page.evaluate(
+        "code => [localStorage.getItem('mindtable:seat:' + code), localStorage.getItem('mindtable:here:' + code)]",
+        new_code,
+    )
+    assert json.loads(held[0])["seat"] == 0 and json.loads(held[0])["name"] == "Ana"
+    assert [(s["seat"], s["name"]) for s in json.loads(held[1])] == [(1, "Bea")]
     assert errors == []
     context.close()

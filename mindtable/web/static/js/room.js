@@ -1,7 +1,7 @@
 // The table shell: joins or watches a room, keeps the WebSocket, shows presence and errors, and hands
 // every state/events message to the game's own module (games/<web_module>/index.js). No game rules here.
 
-import { $, announce, api, fill, forgetSeat, h, loadHereSeats, loadSeat, normalizeCode, rememberName, saveSeat, savedName, setText, settings, toast } from "./common.js";
+import { $, announce, api, fill, forgetSeat, h, loadHereSeats, loadSeat, normalizeCode, rememberName, saveHereSeats, saveSeat, savedName, setText, settings, toast } from "./common.js";
 import { Connection } from "./connection.js";
 import { loadGame, seatLabel } from "./games.js";
 import { has, initI18n, lang, languageSwitch, t } from "./i18n.js";
@@ -469,8 +469,25 @@ async function rematch(event) {
     return;
   }
   try {
-    const answer = await api("POST", `/api/rooms/${code}/rematch`, {}, shell.token);
-    if (answer.token) saveSeat(answer.code, answer.seat, answer.token, loadSeat(code)?.name, shell.room?.game);
+    // Hot-seat: everyone at this device comes along — the device's own seat first (it names the new room's
+    // seat in this browser), then each other person here, whose seats the server holds for them.
+    const saved = loadSeat(code);
+    const here = shell.here ? [...shell.here.values()] : [];
+    const first = here.find((e) => e.seat === shell.primary) || { token: shell.token, name: saved?.name };
+    const answer = await api("POST", `/api/rooms/${code}/rematch`, {}, first.token);
+    if (answer.token) {
+      saveSeat(answer.code, answer.seat, answer.token, first.name, shell.room?.game);
+      const seated = [];
+      for (const entry of here.filter((e) => e !== first)) {
+        try {
+          const joined = await api("POST", `/api/rooms/${code}/rematch`, {}, entry.token);
+          if (joined.token && joined.code === answer.code) seated.push({ seat: joined.seat, token: joined.token, name: entry.name });
+        } catch (err) {
+          toast(`${entry.name}: ${err.message}`, "error");
+        }
+      }
+      if (seated.length) saveHereSeats(answer.code, seated);
+    }
     location.href = `room.html?code=${encodeURIComponent(answer.code)}${answer.token ? "" : "&spectate=1"}`;
   } catch (err) {
     toast(err.message, "error");
