@@ -14,10 +14,8 @@ asker. Screenshots go to ``artifacts/screenshots/caida-libre-*.png``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 from mindtable.games.caida_libre.bots import library
 from mindtable.trivia.model import OPTION_LETTERS
 from tests.web.conftest import get_json
+from tests.web.quiz_pages import ask_card_leaks, frames_by_seat, frames_into, here_tokens, record_sockets
 
 pytestmark = pytest.mark.browser
 
@@ -49,27 +48,6 @@ ACTIONABLE = ", ".join(
 )
 
 
-def leaks(message: Any, seat: int) -> list[str]:
-    """Places in a received message where the asker's card reaches a seat that is not asking."""
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("type") == "ask_card" and node.get("reader") != seat:
-                found.append(f"ask_card for reader {node.get('reader')}")
-            ask = node.get("ask")
-            if isinstance(ask, dict) and "card" in ask and ask.get("reader") != seat:
-                found.append(f"view.ask.card while seat {ask.get('reader')} asks")
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(message)
-    return found
-
-
 class Player:
     """The human at seat 0: a page, the frames it received, what it has done."""
 
@@ -80,18 +58,11 @@ class Player:
         self.errors: list[str] = []
         self.frames: list[Any] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("websocket", self._socket)
+        self.page.on("websocket", lambda ws: ws.on("framereceived", frames_into(self.frames)))
         self.library = library("en")
         self.done: dict[str, int] = {}
         self.quote5_typed = False
         self.room_start = 0  # the first frame of the current room (card numbers start again in each room)
-
-    def _socket(self, ws: Any) -> None:
-        def received(payload: Any) -> None:
-            with contextlib.suppress(TypeError, ValueError):
-                self.frames.append(json.loads(payload))
-
-        ws.on("framereceived", received)
 
     def count(self, what: str) -> None:
         self.done[what] = self.done.get(what, 0) + 1
@@ -269,7 +240,7 @@ def test_a_whole_game_from_the_lobby_with_bots(browser: Any, server_url: str, sc
                 break
     assert player.quote5_typed, f"no Quote 5 came to the human in {rooms} rooms"
     assert player.done.get("draw", 0) >= 1 and player.done.get("asker", 0) >= 1 and player.done.get("answerer", 0) >= 1
-    problems = [p for frame in player.frames for p in leaks(frame, 0)]
+    problems = [p for frame in player.frames for p in ask_card_leaks(frame, 0)]
     assert problems == [], problems[:5]
     assert len(player.frames) > 20
     assert player.errors == []
@@ -300,20 +271,8 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
-    sockets: list[tuple[str, list[Any]]] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-
-    def socket(ws: Any) -> None:
-        frames: list[Any] = []
-        sockets.append((ws.url, frames))
-
-        def received(payload: Any) -> None:
-            with contextlib.suppress(TypeError, ValueError):
-                frames.append(json.loads(payload))
-
-        ws.on("framereceived", received)
-
-    page.on("websocket", socket)
+    sockets = record_sockets(page)
     page.goto(f"{server_url}/index.html")
     page.wait_for_selector('#game-select option[value="caida-libre"]', state="attached")
     page.select_option("#game-select", "caida-libre")
@@ -327,11 +286,7 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     code = page.locator('[data-testid="room-code"]').inner_text().strip()
     room = get_json(f"{server_url}/api/rooms/{code}")
     assert [(s["kind"], s["name"]) for s in room["seats"]] == [("human", "Ana"), ("human", "Bea")]
-    held = page.evaluate(
-        "code => [localStorage.getItem('mindtable:seat:' + code), localStorage.getItem('mindtable:here:' + code)]",
-        code,
-    )
-    tokens = {json.loads(held[0])["token"]: 0, **{s["token"]: s["seat"] for s in json.loads(held[1])}}
+    tokens = here_tokens(page, code)
     assert sorted(tokens.values()) == [0, 1]
 
     done: dict[str, int] = {}
@@ -411,15 +366,11 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     assert done.get("pass", 0) >= 4 and done.get("answer", 0) >= 2 and done.get("confirm", 0) >= 2, done
     assert reader_seen_by == {0, 1}, "each of them read a card to the other"
     assert get_json(f"{server_url}/api/rooms/{code}")["status"] == "over"
-    seen = {seat: 0 for seat in (0, 1)}
-    for url, frames in sockets:
-        token = re.search(r"token=([^&]+)", url)
-        seat = tokens[urllib.parse.unquote(token.group(1))] if token else None
-        assert seat is not None, f"a socket without a seat: {url}"
-        seen[seat] += len(frames)
-        problems = [p for frame in frames for p in leaks(frame, seat)]
+    seen = frames_by_seat(sockets, tokens)
+    for seat, frames in seen.items():
+        problems = [p for frame in frames for p in ask_card_leaks(frame, seat)]
         assert problems == [], problems[:5]
-    assert seen[0] > 10 and seen[1] > 10
+    assert len(seen.get(0, [])) > 10 and len(seen.get(1, [])) > 10
 
     # A rematch from the shared page brings both of them along: Ana's seat and Bea's, on this same device.
     page.click('[data-testid="rematch-button"]')
@@ -428,11 +379,8 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     page.wait_for_selector('[data-testid="pass-device"]')  # the new page passes the device between them again
     again = get_json(f"{server_url}/api/rooms/{new_code}")
     assert [(s["kind"], s["name"]) for s in again["seats"]] == [("human", "Ana"), ("human", "Bea")]
-    held = page.evaluate(
-        "code => [localStorage.getItem('mindtable:seat:' + code), localStorage.getItem('mindtable:here:' + code)]",
-        new_code,
-    )
-    assert json.loads(held[0])["seat"] == 0 and json.loads(held[0])["name"] == "Ana"
-    assert [(s["seat"], s["name"]) for s in json.loads(held[1])] == [(1, "Bea")]
+    assert sorted(here_tokens(page, new_code).values()) == [0, 1]
+    saved = page.evaluate("code => JSON.parse(localStorage.getItem('mindtable:seat:' + code))", new_code)
+    assert (saved["seat"], saved["name"]) == (0, "Ana")
     assert errors == []
     context.close()

@@ -7,11 +7,8 @@ people also play hot-seat on one page passed between them; the page's star squar
 
 from __future__ import annotations
 
-import contextlib
-import json
 import re
 import time
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +17,7 @@ import pytest
 from tests.carrera_de_mente.player import Step, plan
 from tests.carrera_de_mente.test_scripted_player import MOST_ACTIONS
 from tests.web.conftest import get_json
+from tests.web.quiz_pages import ask_card_leaks, frames_by_seat, here_tokens, record_sockets
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 10_000
@@ -185,27 +183,6 @@ HOT_ACTIONS = (
 )
 
 
-def leaks(message: Any, seat: int) -> list[str]:
-    """Places in a frame received by ``seat`` where the asker's card reaches a seat that is not asking."""
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("type") == "ask_card" and node.get("reader") != seat:
-                found.append(f"ask_card for reader {node.get('reader')}")
-            ask = node.get("ask")
-            if isinstance(ask, dict) and "card" in ask and ask.get("reader") != seat:
-                found.append(f"view.ask.card while seat {ask.get('reader')} asks")
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(message)
-    return found
-
-
 def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: str, screenshots: Path) -> None:
     """Ana creates a room for two on the small board with Bea "on this device": one page, passed from hand to
     hand. Every question is answered by the one whose turn it is, then the page goes to the other, who asks: the
@@ -217,20 +194,8 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
-    sockets: list[tuple[str, list[Any]]] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-
-    def socket(ws: Any) -> None:
-        frames: list[Any] = []
-        sockets.append((ws.url, frames))
-
-        def received(payload: Any) -> None:
-            with contextlib.suppress(TypeError, ValueError):
-                frames.append(json.loads(payload))
-
-        ws.on("framereceived", received)
-
-    page.on("websocket", socket)
+    sockets = record_sockets(page)
     page.goto(f"{server_url}/index.html")
     page.wait_for_selector(f'#game-select option[value="{GAME_ID}"]', state="attached")
     page.select_option("#game-select", GAME_ID)
@@ -246,11 +211,7 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     room = get_json(f"{server_url}/api/rooms/{code}")
     assert [(s["kind"], s["name"]) for s in room["seats"]] == [("human", "Ana"), ("human", "Bea")]
     assert room["options"]["turn_limit"] == 4 and room["options"]["board"] == "small"
-    held = page.evaluate(
-        "code => [localStorage.getItem('mindtable:seat:' + code), localStorage.getItem('mindtable:here:' + code)]",
-        code,
-    )
-    tokens = {json.loads(held[0])["token"]: 0, **{s["token"]: s["seat"] for s in json.loads(held[1])}}
+    tokens = here_tokens(page, code)
     assert sorted(tokens.values()) == [0, 1]
 
     done: dict[str, int] = {}
@@ -326,15 +287,11 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     assert done["pass"] >= 5 and card_seen_by == {0, 1}, (done, card_seen_by)
     record = get_json(f"{server_url}/api/rooms/{code}/record")
     assert [a["seat"] for a in record["actions"] if a["type"] == "ask_answer"] in ([0, 1, 0, 1], [1, 0, 1, 0])
-    seen = {0: 0, 1: 0}
-    for url, frames in sockets:
-        token = re.search(r"token=([^&]+)", url)
-        seat = tokens[urllib.parse.unquote(token.group(1))] if token else None
-        assert seat is not None, f"a socket without a seat: {url}"
-        seen[seat] += len(frames)
-        problems = [p for frame in frames for p in leaks(frame, seat)]
+    seen = frames_by_seat(sockets, tokens)
+    for seat, frames in seen.items():
+        problems = [p for frame in frames for p in ask_card_leaks(frame, seat)]
         assert problems == [], problems[:5]
-    assert seen[0] > 10 and seen[1] > 10
+    assert len(seen.get(0, [])) > 10 and len(seen.get(1, [])) > 10
     assert errors == []
     assert time.monotonic() - started < 45
     context.close()

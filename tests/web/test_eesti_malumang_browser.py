@@ -17,7 +17,6 @@ Screenshots go to ``artifacts/screenshots/eesti-*.png``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import time
@@ -29,35 +28,12 @@ import pytest
 
 from mindtable.games.eesti_malumang.bots import library
 from tests.web.conftest import get_json, post_json
+from tests.web.quiz_pages import ask_card_leaks, frames_into
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 15_000
 GAME_ID = "eesti-malumang"
 DESKTOP = {"width": 1200, "height": 950}
-
-
-def leaks(message: Any, seat: int) -> list[str]:
-    """Places in a received message where the asker's card reaches a seat that is not asking."""
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("type") == "ask_card" and node.get("reader") != seat:
-                found.append(f"ask_card for reader {node.get('reader')}")
-            ask = node.get("ask")
-            if isinstance(ask, dict) and "card" in ask and ask.get("reader") != seat:
-                found.append(f"view.ask.card while seat {ask.get('reader')} asks")
-            early = isinstance(ask, dict) and ask.get("phase") not in ("decided", "vote")
-            if early and "suggestion" in ask and ask.get("reader") != seat:
-                found.append("the judge's suggestion before the verdict")
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(message)
-    return found
 
 
 def topic_of(view: dict[str, Any], square: str) -> str | None:
@@ -78,13 +54,9 @@ class Ana:
         self.errors: list[str] = []
         self.frames: list[Any] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+        self.page.on("websocket", lambda ws: ws.on("framereceived", frames_into(self.frames)))
         self.done: dict[str, int] = {}
         self.unanswered: list[str] = []
-
-    def _received(self, payload: Any) -> None:
-        with contextlib.suppress(TypeError, ValueError):
-            self.frames.append(json.loads(payload))
 
     def count(self, what: str) -> None:
         self.done[what] = self.done.get(what, 0) + 1
@@ -242,7 +214,7 @@ def test_a_person_plays_a_whole_short_board_game_in_estonian_from_the_lobby(
     mine = [a for a in record["actions"] if a.get("seat") == 0]
     assert any(a["type"] == "ask_answer" for a in mine) and any(a["type"] == "ask_confirm" for a in mine)
     # The asker's card reached Ana only while she asked; she saw the question she answered.
-    problems = [p for frame in ana.frames for p in leaks(frame, 0)]
+    problems = [p for frame in ana.frames for p in ask_card_leaks(frame, 0, suggestion=True)]
     assert problems == [], problems[:5]
     assert any("ask_card" in json.dumps(f) for f in ana.frames)  # she did receive the card when she asked
     assert ana.errors == []

@@ -1,0 +1,79 @@
+"""What the quiz games' browser tests share: a page's WebSocket frames recorded, hot-seat tokens read back, and
+the asker's card looked for wherever a seat may not see it."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import urllib.parse
+from typing import Any
+
+
+def ask_card_leaks(message: Any, seat: int, *, suggestion: bool = False) -> list[str]:
+    """Places in a frame received by ``seat`` where the asker's card reaches a seat that is not asking (and, with
+    ``suggestion``, where the judge's suggestion reaches it before the verdict)."""
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "ask_card" and node.get("reader") != seat:
+                found.append(f"ask_card for reader {node.get('reader')}")
+            ask = node.get("ask")
+            if isinstance(ask, dict) and "card" in ask and ask.get("reader") != seat:
+                found.append(f"view.ask.card while seat {ask.get('reader')} asks")
+            early = isinstance(ask, dict) and ask.get("phase") not in ("decided", "vote")
+            if suggestion and early and "suggestion" in ask and ask.get("reader") != seat:
+                found.append("the judge's suggestion before the verdict")
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(message)
+    return found
+
+
+def frames_into(frames: list[Any]) -> Any:
+    """A ``framereceived`` handler that keeps every JSON frame in ``frames``."""
+
+    def received(payload: Any) -> None:
+        with contextlib.suppress(TypeError, ValueError):
+            frames.append(json.loads(payload))
+
+    return received
+
+
+def record_sockets(page: Any) -> list[tuple[str, list[Any]]]:
+    """Every WebSocket ``page`` opens (a hot-seat page holds one per seat), by URL, with the frames it receives."""
+    sockets: list[tuple[str, list[Any]]] = []
+
+    def opened(ws: Any) -> None:
+        frames: list[Any] = []
+        sockets.append((ws.url, frames))
+        ws.on("framereceived", frames_into(frames))
+
+    page.on("websocket", opened)
+    return sockets
+
+
+def here_tokens(page: Any, code: str) -> dict[str, int]:
+    """token -> seat of every seat this browser holds in room ``code`` (its own and the hot-seat ones)."""
+    held = page.evaluate(
+        "code => [localStorage.getItem('mindtable:seat:' + code), localStorage.getItem('mindtable:here:' + code)]",
+        code,
+    )
+    own = json.loads(held[0])
+    return {own["token"]: own["seat"], **{s["token"]: s["seat"] for s in json.loads(held[1] or "[]")}}
+
+
+def frames_by_seat(sockets: list[tuple[str, list[Any]]], tokens: dict[str, int]) -> dict[int, list[Any]]:
+    """The recorded frames of each seat, found by the token in its socket's URL (every socket has one)."""
+    seen: dict[int, list[Any]] = {}
+    for url, frames in sockets:
+        token = re.search(r"token=([^&]+)", url)
+        seat = tokens.get(urllib.parse.unquote(token.group(1))) if token else None
+        assert seat is not None, f"a socket without a seat: {url}"
+        seen.setdefault(seat, []).extend(frames)
+    return seen
