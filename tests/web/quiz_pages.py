@@ -7,6 +7,7 @@ import contextlib
 import json
 import re
 import urllib.parse
+from pathlib import Path
 from typing import Any
 
 
@@ -77,3 +78,22 @@ def frames_by_seat(sockets: list[tuple[str, list[Any]]], tokens: dict[str, int])
         assert seat is not None, f"a socket without a seat: {url}"
         seen.setdefault(seat, []).extend(frames)
     return seen
+
+
+def pass_the_page(page: Any, table: str, names: dict[int, str], shot: Path | None = None) -> int:
+    """The hot-seat page asks to be passed on: check that nothing of anyone's table is drawn (no asker's card, no
+    ``table`` — the game's selector) and that it names the right person, press "I am X", wait for X's table.
+    Returns X's seat; ``shot`` (a path) keeps a screenshot of the pass screen."""
+    seat = int(page.locator('[data-testid="pass-device"]').get_attribute("data-seat") or -1)
+    assert page.locator('[data-testid="quiz-reader-card"]').count() == 0, "the asker's card while the page is passed"
+    assert page.locator(table).count() == 0, "a table while the page is passed"
+    assert names[seat] in page.locator('[data-testid="pass-device"]').inner_text()
+    if shot is not None:
+        page.screenshot(path=str(shot), full_page=True)
+    page.click('[data-testid="pass-ready"]')
+    page.wait_for_function(
+        "([seat, table]) => window.mindtableShell.seat === seat && window.mindtableShell.lastState"
+        " && document.querySelector(table)",
+        arg=[seat, table],
+    )
+    return seat

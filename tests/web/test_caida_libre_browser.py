@@ -25,7 +25,14 @@ from playwright.sync_api import Error as PlaywrightError
 from mindtable.games.caida_libre.bots import library
 from mindtable.trivia.model import OPTION_LETTERS
 from tests.web.conftest import get_json
-from tests.web.quiz_pages import ask_card_leaks, frames_by_seat, frames_into, here_tokens, record_sockets
+from tests.web.quiz_pages import (
+    ask_card_leaks,
+    frames_by_seat,
+    frames_into,
+    here_tokens,
+    pass_the_page,
+    record_sockets,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -296,19 +303,8 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
         if page.locator('[data-testid="cl-summary"]').is_visible():
             break
         if page.locator('[data-testid="pass-device"]').is_visible():
-            seat = int(page.locator('[data-testid="pass-device"]').get_attribute("data-seat") or -1)
-            # nothing of anyone's table while the page is being passed
-            assert page.locator('[data-testid="quiz-reader-card"]').count() == 0
-            assert page.locator("#game.cl, [data-testid='cl-scale']").count() == 0
-            assert ("Bea" if seat == 1 else "Ana") in page.locator('[data-testid="pass-device"]').inner_text()
-            if "pass" not in done:
-                page.screenshot(path=str(screenshots / "caida-libre-hotseat-pass.png"), full_page=True)
-            page.click('[data-testid="pass-ready"]')
-            page.wait_for_function(
-                "seat => window.mindtableShell.seat === seat && window.mindtableShell.lastState"
-                " && document.querySelector('#game.cl')",
-                arg=seat,
-            )
+            shot = screenshots / "caida-libre-hotseat-pass.png" if "pass" not in done else None
+            pass_the_page(page, "#game.cl, [data-testid='cl-scale']", {0: "Ana", 1: "Bea"}, shot)
             done["pass"] = done.get("pass", 0) + 1
             continue
         holder = page.evaluate("window.mindtableShell.seat")

@@ -17,7 +17,7 @@ import pytest
 from tests.carrera_de_mente.player import Step, plan
 from tests.carrera_de_mente.test_scripted_player import MOST_ACTIONS
 from tests.web.conftest import get_json
-from tests.web.quiz_pages import ask_card_leaks, frames_by_seat, here_tokens, record_sockets
+from tests.web.quiz_pages import ask_card_leaks, frames_by_seat, here_tokens, pass_the_page, record_sockets
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 10_000
@@ -223,17 +223,8 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
             break
         card = page.locator('[data-testid="quiz-reader-card"]')
         if page.locator('[data-testid="pass-device"]').is_visible():
-            seat = int(page.locator('[data-testid="pass-device"]').get_attribute("data-seat") or -1)
-            assert card.count() == 0 and page.locator("#game.cm").count() == 0, "a table while the page is passed"
-            assert ("Bea" if seat == 1 else "Ana") in page.locator('[data-testid="pass-device"]').inner_text()
-            if "pass" not in done:
-                page.screenshot(path=str(screenshots / "carrera-hotseat-pass.png"), full_page=True)
-            page.click('[data-testid="pass-ready"]')
-            page.wait_for_function(
-                "seat => window.mindtableShell.seat === seat && window.mindtableShell.lastState"
-                " && document.querySelector('#game.cm')",
-                arg=seat,
-            )
+            shot = screenshots / "carrera-hotseat-pass.png" if "pass" not in done else None
+            pass_the_page(page, "#game.cm", {0: "Ana", 1: "Bea"}, shot)
             done["pass"] = done.get("pass", 0) + 1
             continue
         holder = page.evaluate("window.mindtableShell.seat")
