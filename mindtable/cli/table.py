@@ -93,13 +93,12 @@ def run_table(
     """Play ``match`` turn by turn: people at ``human_seats`` answer prompts, ``bots`` play the other seats."""
     console = console or Console()
     table = TableDriver(match, human_seats, bots, clock)
-    now, apply, unseen = table.now, table.apply, table.unseen
     console.print(f"[bold]{escape(match.game.title)}[/]: {match.players} seats; you play {human_seats or 'none'}.")
     console.print("Type the number of an action; v shows your whole view again; q quits.", highlight=False)
     hand_over = pass_the_keyboard(console, read)
     while (seat := table.next_person(hand_over)) is not None:
         try:
-            _human_turn(match, seat, unseen, read, console, now, apply)
+            _human_turn(table, seat, read, console)
         except Quit:
             if read("Quit this game? (y/n) ").strip().lower().startswith("y"):
                 return
@@ -112,15 +111,8 @@ def run_table(
         _show_result(match, console)
 
 
-def _human_turn(
-    match: Match,
-    seat: int,
-    unseen: dict[int, list[dict[str, Any]]],
-    read: Reader,
-    console: Console,
-    now: Callable[[], int],
-    apply: Callable[[dict[str, Any]], None],
-) -> None:
+def _human_turn(table: TableDriver, seat: int, read: Reader, console: Console) -> None:
+    match, unseen, now, apply = table.match, table.unseen, table.now, table.apply
     for event in unseen[seat]:
         data = {k: v for k, v in event.items() if k != "type"}
         console.print(f"  • [green]{event['type']}[/] {escape(str(data)) if data else ''}", highlight=False)

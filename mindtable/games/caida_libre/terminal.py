@@ -144,11 +144,10 @@ def run_terminal(
     """Play ``match``: people at ``human_seats`` answer prompts (hot-seat), ``bots`` play the other seats."""
     console = console or Console()
     table = TableDriver(match, human_seats, bots, clock)
-    now, apply, unseen = table.now, table.apply, table.unseen
     console.print(f"[bold]Caída Libre[/]: {match.players} seats; you play {human_seats or 'none'}. q quits.")
     hand_over = pass_the_keyboard(console, read)
     while (seat := table.next_person(hand_over)) is not None:
-        if not _turn(match, seat, unseen, read, console, now, apply):
+        if not _turn(table, seat, read, console):
             return
     if not match.is_over:  # stuck, or the people stopped at a hand-over
         if table.stuck:
@@ -160,15 +159,8 @@ def run_terminal(
     console.print(f"[bold]Winner(s)[/]: seats {', '.join(map(str, result.winners))}", highlight=False)
 
 
-def _turn(
-    match: Match,
-    seat: int,
-    unseen: dict[int, list[dict[str, Any]]],
-    read: Reader,
-    console: Console,
-    now: Callable[[], int],
-    apply: Callable[[dict[str, Any]], None],
-) -> bool:
+def _turn(table: TableDriver, seat: int, read: Reader, console: Console) -> bool:
+    match, unseen, now, apply = table.match, table.unseen, table.now, table.apply
     for event in unseen[seat]:
         if event["type"] in ("card_scored", "free_fall", "weapon_armed", "target_chosen"):
             data = {k: v for k, v in event.items() if k not in ("type", "results")}

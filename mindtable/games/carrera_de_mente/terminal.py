@@ -363,7 +363,7 @@ def run_terminal(
     )
     hand_over = pass_the_keyboard(console, read)
     while (seat := table.next_person(hand_over)) is not None:
-        if not _turn(match, seat, table.unseen, read, console, table.now, table.apply):
+        if not _turn(table, seat, read, console):
             return
     if not match.is_over:  # stuck, or the people stopped at a hand-over
         if table.stuck:
@@ -379,15 +379,8 @@ def run_terminal(
     )
 
 
-def _turn(
-    match: Match,
-    seat: int,
-    unseen: dict[int, list[dict[str, Any]]],
-    read: Reader,
-    console: Console,
-    now: Callable[[], int],
-    apply: Callable[[dict[str, Any]], None],
-) -> bool:
+def _turn(table: TableDriver, seat: int, read: Reader, console: Console) -> bool:
+    match, unseen, now, apply = table.match, table.unseen, table.now, table.apply
     for event in unseen[seat]:
         line = event_line(event["type"], event)
         if line:
