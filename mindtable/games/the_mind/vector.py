@@ -166,7 +166,7 @@ def _simulate_chunk(
         survived = level_lives > 0
         if not survived.all():
             active = active[survived]
-            decks = np.ascontiguousarray(decks[:, survived])  # _deal shuffles it through a flat view
+            decks = decks.compress(survived, axis=1)  # a new C-ordered array: _deal shuffles it through a flat view
         completed[active] += 1
         reward = REWARDS.get(level)
         if reward == "life":
@@ -181,26 +181,26 @@ def _deal(rng: np.random.Generator, decks: np.ndarray, players: int, level: int)
     seat with an infinite card after the last: shape (games, players, level + 1).
 
     The first ``players * level`` steps of a Fisher-Yates shuffle of each game's deck, one row at a time for all
-    games at once (any order of the deck shuffles to a uniformly random one, so the decks are never reset). All
-    the positions of a level are drawn in one call: NumPy draws a broadcast ``low`` element by element in order,
-    the same numbers as one call per row.
+    games at once (any order of the deck shuffles to a uniformly random one, so the decks are never reset).
     """
     games = decks.shape[1]
     dealt = players * level
-    # Flat positions in ``decks`` of the card each step swaps in: picks[i, g] = j * games + g.
-    picks = rng.integers(np.arange(dealt)[:, None], 100, size=(dealt, games))
-    picks *= games
-    picks += np.arange(games)
+    columns = np.arange(games)
     flat = np.reshape(decks, -1, copy=False)  # a view (never a copy): flat[j * games + g] is decks[j, g]
     for i in range(dealt):
-        where = picks[i]
+        where = rng.integers(i, 100, size=games)
+        where *= games
+        where += columns
         drawn = flat[where]
         flat[where] = decks[i]
         decks[i] = drawn
     hands = np.empty((games, players, level + 1))
     # No card left is an infinite card: its wait is infinite and it is never the lowest.
     hands[:, :, level] = NEVER
-    hands[:, :, :level] = np.sort(decks[:dealt].T.reshape(games, players, level), axis=2)
+    # Sorted as int16: NumPy sorts many short rows of 16-bit integers several times faster than of int8 or floats.
+    dealt_cards = decks[:dealt].T.astype(np.int16).reshape(games, players, level)
+    dealt_cards.sort(axis=2)
+    hands[:, :, :level] = dealt_cards
     return hands
 
 
@@ -269,7 +269,7 @@ def _play_level(
                 finished = ids[out]
                 lives[finished] = running_lives[out]
                 plays[finished] = step + 1
-                keep = ~out
+                keep = np.flatnonzero(~out)
                 ids, low, ptr = ids[keep], low[keep], ptr[keep]
                 highest, aside_below, running_lives = highest[keep], aside_below[keep], running_lives[keep]
     lives[ids] = running_lives
@@ -287,14 +287,13 @@ def _seat_min(values: np.ndarray) -> np.ndarray:
 
 def _seat_argmin(values: np.ndarray) -> np.ndarray:
     """The column of the smallest of each row, the first one on ties (as ``argmin(axis=1)``)."""
-    seat = np.zeros(values.shape[0], dtype=np.intp)
     if values.shape[1] == 1:
-        return seat
-    best = values[:, 0].copy()
-    for column in range(1, values.shape[1]):
-        better = values[:, column] < best
-        seat[better] = column
-        np.minimum(best, values[:, column], out=best)
+        return np.zeros(values.shape[0], dtype=np.intp)
+    best = values[:, 0]
+    seat = (values[:, 1] < best).astype(np.intp)
+    for column in range(2, values.shape[1]):
+        best = np.minimum(best, values[:, column - 1])
+        np.copyto(seat, column, where=values[:, column] < best)
     return seat
 
 
