@@ -2,7 +2,7 @@
 
 It plays thousands of games at once with the same strategies as :mod:`mindtable.games.the_mind.bots`,
 under the same rules (table detection, normal mode). Only the random streams differ from the per-action
-engine, so win rates agree within their confidence intervals (``tests/the_mind/test_vector.py`` checks it)
+engine, so win rates agree within their confidence intervals (``tests/the_mind/test_bots.py`` checks it)
 while running many times faster (``benchmarks/the_mind_bench.py`` measures it).
 
 Why it is exact in distribution: every bot draws new noise whenever the situation changes and all plans
