@@ -269,9 +269,11 @@ def _play_level(
                 finished = ids[out]
                 lives[finished] = running_lives[out]
                 plays[finished] = step + 1
-                keep = np.flatnonzero(~out)
-                ids, low, ptr = ids[keep], low[keep], ptr[keep]
-                highest, aside_below, running_lives = highest[keep], aside_below[keep], running_lives[keep]
+                keep = np.flatnonzero(~out)  # (``take`` copies rows several times faster than indexing)
+                ids, highest, aside_below, running_lives = (
+                    a.take(keep) for a in (ids, highest, aside_below, running_lives)
+                )
+                low, ptr = low.take(keep, axis=0), ptr.take(keep, axis=0)
     lives[ids] = running_lives
     return plays
 
