@@ -270,9 +270,8 @@ def _play_level(
                 lives[finished] = running_lives[out]
                 plays[finished] = step + 1
                 keep = np.flatnonzero(~out)  # (``take`` copies rows several times faster than indexing)
-                ids, highest, aside_below, running_lives = (
-                    a.take(keep) for a in (ids, highest, aside_below, running_lives)
-                )
+                ids, highest, aside_below = ids.take(keep), highest.take(keep), aside_below.take(keep)
+                running_lives = running_lives.take(keep)
                 low, ptr = low.take(keep, axis=0), ptr.take(keep, axis=0)
     lives[ids] = running_lives
     return plays
