@@ -144,7 +144,7 @@ def _simulate_chunk(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Levels completed, lives, stars and cards played of ``games`` games.
 
-    Only the games still alive are carried from level to level (``active`` and the columns of ``decks``): a lost
+    Only the games still alive are carried from level to level (``active`` and the rows of ``decks``): a lost
     game costs nothing afterwards, and no step gathers or scatters the whole chunk.
     """
     lives = np.full(games, lives0, dtype=np.int64)
@@ -153,9 +153,9 @@ def _simulate_chunk(
     plays = np.zeros(games, dtype=np.int64)
     reaction = float(params["reaction_ms"])
     active = np.arange(games)  # the games still alive, in order
-    # Each active game's deck, in some order, one column per game (int8: cards are 1..100): every level deals the
+    # Each active game's deck, in some order, one row per game (int8: cards are 1..100): every level deals the
     # first cards of a fresh shuffle of it.
-    decks = np.tile(np.arange(1, 101, dtype=np.int8)[:, None], (1, games))
+    decks = np.tile(np.arange(1, 101, dtype=np.int8), (games, 1))
     for level in range(1, last_level + 1):
         if active.size == 0:
             break
@@ -166,7 +166,7 @@ def _simulate_chunk(
         survived = level_lives > 0
         if not survived.all():
             active = active[survived]
-            decks = decks.compress(survived, axis=1)  # a new C-ordered array: _deal shuffles it through a flat view
+            decks = decks.take(np.flatnonzero(survived), axis=0)  # C-ordered: _deal shuffles it through a flat view
         completed[active] += 1
         reward = REWARDS.get(level)
         if reward == "life":
@@ -177,28 +177,27 @@ def _simulate_chunk(
 
 
 def _deal(rng: np.random.Generator, decks: np.ndarray, players: int, level: int) -> np.ndarray:
-    """``level`` cards for each seat of every game (a column of ``decks``, shuffled in place), as floats sorted per
+    """``level`` cards for each seat of every game (a row of ``decks``, shuffled in place), as floats sorted per
     seat with an infinite card after the last: shape (games, players, level + 1).
 
-    The first ``players * level`` steps of a Fisher-Yates shuffle of each game's deck, one row at a time for all
-    games at once (any order of the deck shuffles to a uniformly random one, so the decks are never reset).
+    The first ``players * level`` steps of a Fisher-Yates shuffle of each game's deck, one position at a time for
+    all games at once (any order of the deck shuffles to a uniformly random one, so the decks are never reset).
     """
-    games = decks.shape[1]
+    games = decks.shape[0]
     dealt = players * level
-    columns = np.arange(games)
-    flat = np.reshape(decks, -1, copy=False)  # a view (never a copy): flat[j * games + g] is decks[j, g]
+    flat = np.reshape(decks, -1, copy=False)  # a view (never a copy): flat[g * 100 + j] is decks[g, j]
+    starts = np.arange(0, games * 100, 100)  # flat position of each deck
     for i in range(dealt):
         where = rng.integers(i, 100, size=games)
-        where *= games
-        where += columns
+        where += starts
         drawn = flat[where]
-        flat[where] = decks[i]
-        decks[i] = drawn
+        flat[where] = decks[:, i]
+        decks[:, i] = drawn
     hands = np.empty((games, players, level + 1))
     # No card left is an infinite card: its wait is infinite and it is never the lowest.
     hands[:, :, level] = NEVER
     # Sorted as int16: NumPy sorts many short rows of 16-bit integers several times faster than of int8 or floats.
-    dealt_cards = decks[:dealt].T.astype(np.int16).reshape(games, players, level)
+    dealt_cards = decks[:, :dealt].astype(np.int16).reshape(games, players, level)
     dealt_cards.sort(axis=2)
     hands[:, :, :level] = dealt_cards
     return hands
