@@ -188,7 +188,7 @@ def _deal(rng: np.random.Generator, decks: np.ndarray, players: int, level: int)
     flat = np.reshape(decks, -1, copy=False)  # a view (never a copy): flat[g * 100 + j] is decks[g, j]
     starts = np.arange(0, games * 100, 100)  # flat position of each deck
     for i in range(dealt):
-        where: np.ndarray = rng.integers(i, 100, size=games)
+        where = np.asarray(rng.integers(i, 100, size=games))
         where += starts
         drawn = flat[where]
         flat[where] = decks[:, i]
