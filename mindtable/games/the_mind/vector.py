@@ -2,7 +2,7 @@
 
 It plays thousands of games at once with the same strategies as :mod:`mindtable.games.the_mind.bots`,
 under the same rules (table detection, normal mode). Only the random streams differ from the per-action
-engine, so win rates agree within their confidence intervals (``tests/the_mind/test_vector.py`` checks it)
+engine, so win rates agree within their confidence intervals (``tests/the_mind/test_bots.py`` checks it)
 while running many times faster (``benchmarks/the_mind_bench.py`` measures it).
 
 Why it is exact in distribution: every bot draws new noise whenever the situation changes and all plans
@@ -142,53 +142,65 @@ def _simulate_chunk(
     bot: str,
     params: Mapping[str, float],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Levels completed, lives, stars and cards played of ``games`` games."""
+    """Levels completed, lives, stars and cards played of ``games`` games.
+
+    Only the games still alive are carried from level to level (``active`` and the rows of ``decks``): a lost
+    game costs nothing afterwards, and no step gathers or scatters the whole chunk.
+    """
     lives = np.full(games, lives0, dtype=np.int64)
     stars = np.full(games, stars0, dtype=np.int64)
     completed = np.zeros(games, dtype=np.int64)
     plays = np.zeros(games, dtype=np.int64)
-    alive = np.ones(games, dtype=bool)
     reaction = float(params["reaction_ms"])
-    # Each game's deck, in some order: every level deals the first cards of a fresh shuffle of it.
-    decks = np.tile(np.arange(1, 101, dtype=np.int32), (games, 1))
+    active = np.arange(games)  # the games still alive, in order
+    # Each active game's deck, in some order, one row per game (int8: cards are 1..100): every level deals the
+    # first cards of a fresh shuffle of it.
+    decks = np.tile(np.arange(1, 101, dtype=np.int8), (games, 1))
     for level in range(1, last_level + 1):
-        active = np.flatnonzero(alive)
         if active.size == 0:
             break
         level_lives = lives[active]
-        hands = _deal(rng, decks, active, players, level)
+        hands = _deal(rng, decks, players, level)
         plays[active] += _play_level(rng, hands, players, level, level_lives, bot, params, reaction)
         lives[active] = level_lives
         survived = level_lives > 0
-        done = active[survived]
-        alive[active[~survived]] = False
-        completed[done] += 1
+        if not survived.all():
+            active = active[survived]
+            decks = decks.take(np.flatnonzero(survived), axis=0)  # C-ordered: _deal shuffles it through a flat view
+        completed[active] += 1
         reward = REWARDS.get(level)
         if reward == "life":
-            lives[done] = np.minimum(lives[done] + 1, MAX_LIVES)
+            lives[active] = np.minimum(lives[active] + 1, MAX_LIVES)
         elif reward == "star":
-            stars[done] = np.minimum(stars[done] + 1, MAX_STARS)
+            stars[active] = np.minimum(stars[active] + 1, MAX_STARS)
     return completed, lives, stars, plays
 
 
-def _deal(rng: np.random.Generator, decks: np.ndarray, active: np.ndarray, players: int, level: int) -> np.ndarray:
-    """``level`` cards for each seat of the ``active`` games, sorted, with a ``NO_CARD`` after the last.
+def _deal(rng: np.random.Generator, decks: np.ndarray, players: int, level: int) -> np.ndarray:
+    """``level`` cards for each seat of every game (a row of ``decks``, shuffled in place), as floats sorted per
+    seat with an infinite card after the last: shape (games, players, level + 1).
 
-    The first ``players * level`` steps of a Fisher-Yates shuffle of each game's deck, one column at a time for all
-    games at once (any order of the deck shuffles to a uniformly random one, so the decks are never reset).
+    The first ``players * level`` steps of a Fisher-Yates shuffle of each game's deck, one position at a time for
+    all games at once (any order of the deck shuffles to a uniformly random one, so the decks are never reset).
     """
+    games = decks.shape[0]
     dealt = players * level
-    deck = decks[active]
-    rows = np.arange(active.size)
+    flat = np.reshape(decks, -1, copy=False)  # a view (never a copy): flat[g * 100 + j] is decks[g, j]
+    starts = np.arange(0, games * 100, 100)  # flat position of each deck
     for i in range(dealt):
-        j = rng.integers(i, 100, size=active.size)
-        drawn = deck[rows, j]
-        deck[rows, j] = deck[:, i]
-        deck[:, i] = drawn
-    decks[active] = deck
-    hands = np.sort(deck[:, :dealt].reshape(active.size, players, level), axis=2).astype(np.float64)
+        where = np.asarray(rng.integers(i, 100, size=games))
+        where += starts
+        drawn = flat[where]
+        flat[where] = decks[:, i]
+        decks[:, i] = drawn
+    hands = np.empty((games, players, level + 1))
     # No card left is an infinite card: its wait is infinite and it is never the lowest.
-    return np.concatenate([hands, np.full((active.size, players, 1), NEVER)], axis=2)
+    hands[:, :, level] = NEVER
+    # Sorted as int16: NumPy sorts many short rows of 16-bit integers several times faster than of int8 or floats.
+    dealt_cards = decks[:, :dealt].astype(np.int16).reshape(games, players, level)
+    dealt_cards.sort(axis=2)
+    hands[:, :, :level] = dealt_cards
+    return hands
 
 
 def _play_level(
@@ -203,42 +215,87 @@ def _play_level(
 ) -> np.ndarray:
     """Play one level, updating ``lives`` in place; a game with lives left at the end completed it.
 
-    Returns the cards played in each game. Each seat's next card is kept in ``lowest`` and advanced where a card
-    was played (no gather of every hand per step), and a counter of the cards left says when a level is over.
+    Returns the cards played in each game. Every game still running plays one card per step, so a game that
+    survives plays all ``players * level`` cards and one that runs out of lives plays as many as steps it ran.
+
+    The state of the running games only is kept, compacted (in the original order, so each draws the same
+    random numbers as before) whenever games run out of lives: each step works on contiguous arrays with no
+    gather over finished games. Each seat's next card is kept in ``low`` and its position in ``hands`` in
+    ``ptr``; only the seat that played moves on (a flat gather of one element per game).
     """
     games = hands.shape[0]
     dealt = players * level
-    index = np.zeros((games, players), dtype=np.int64)
-    lowest = hands[:, :, 0].copy()  # each seat's next card (infinite: none left)
-    left = np.full(games, dealt, dtype=np.int64)  # cards not played yet
+    cards = hands.reshape(-1)
+    rows = np.arange(games) * players  # flat position of each running game's first seat in ``low``/``ptr``
+    ptr = np.arange(games * players).reshape(games, players) * (level + 1)  # each seat's next card in ``cards``
+    low = hands[:, :, 0].copy()  # each seat's next card (infinite: none left)
     highest = np.zeros(games)  # highest card played (0: none yet)
     aside_below = np.zeros(games)  # remaining cards below this are set aside
-    running = np.ones(games, dtype=bool)
-    plays = np.zeros(games, dtype=np.int64)
-    for _ in range(dealt):
-        live = np.flatnonzero(running)
-        if live.size == 0:
+    running_lives = lives.copy()
+    ids = np.arange(games)  # position of each running game in the level's arrays
+    plays = np.full(games, dealt, dtype=np.int64)
+    # Some running game had an error this level, so the set-aside rule may apply (the proportional bot plays by
+    # it; the random-timing bot ignores its cards).
+    any_aside = False
+    follows_aside = bot != "random-timing"
+    for step in range(dealt):
+        count = ids.size
+        if count == 0:
             break
-        low = lowest[live]
-        wait = _waits(rng, bot, params, reaction, low, highest[live], aside_below[live])
-        seat = np.argmin(wait, axis=1)
-        rows = np.arange(live.size)
-        card = low[rows, seat]
-        low[rows, seat] = NEVER
-        error = low.min(axis=1) < card
-        step = index[live, seat] + 1
-        index[live, seat] = step
-        lowest[live, seat] = hands[live, seat, step]
-        highest[live] = card
-        left[live] -= 1
-        plays[live] += 1
+        lowest = _seat_min(low)  # lowest card left in each game
+        wait = _waits(rng, bot, params, reaction, low, highest)
+        if any_aside and follows_aside:
+            # A set-aside card is played at once when it is the lowest out, and everyone else waits for the
+            # set-aside ones: in such a game the seat with the lowest card plays. Its row of waits is replaced by
+            # the cards themselves, whose smallest is that seat.
+            set_aside = lowest < aside_below
+            for seat in range(players):  # (a column at a time: a broadcast mask is several times slower)
+                np.copyto(wait[:, seat], low[:, seat], where=set_aside)
+        position = rows[:count] + _seat_argmin(wait)
+        flat_low = low.reshape(-1)
+        flat_ptr = ptr.reshape(-1)
+        card = flat_low[position]
+        next_card = flat_ptr[position] + 1
+        flat_ptr[position] = next_card
+        flat_low[position] = cards[next_card]
+        highest = card
+        error = card > lowest  # a lower card was still in some hand
         if error.any():
-            failed = live[error]
-            lives[failed] -= 1
-            aside_below[failed] = np.maximum(aside_below[failed], card[error])
-            running[failed[lives[failed] <= 0]] = False
-        running[live[left[live] == 0]] = False
+            any_aside = True
+            running_lives -= error
+            np.maximum(aside_below, card, out=aside_below, where=error)
+            out = running_lives <= 0
+            if out.any():
+                finished = ids[out]
+                lives[finished] = running_lives[out]
+                plays[finished] = step + 1
+                keep = np.flatnonzero(~out)  # (``take`` copies rows several times faster than indexing)
+                ids, highest, aside_below = ids.take(keep), highest.take(keep), aside_below.take(keep)
+                running_lives = running_lives.take(keep)
+                low, ptr = low.take(keep, axis=0), ptr.take(keep, axis=0)
+    lives[ids] = running_lives
     return plays
+
+
+def _seat_min(values: np.ndarray) -> np.ndarray:
+    """The smallest of each row (a seat per column): a few elementwise minimums, far faster than ``min(axis=1)``
+    over rows this short."""
+    smallest = np.minimum(values[:, 0], values[:, 1]) if values.shape[1] > 1 else values[:, 0].copy()
+    for seat in range(2, values.shape[1]):
+        np.minimum(smallest, values[:, seat], out=smallest)
+    return smallest
+
+
+def _seat_argmin(values: np.ndarray) -> np.ndarray:
+    """The column of the smallest of each row, the first one on ties (as ``argmin(axis=1)``)."""
+    if values.shape[1] == 1:
+        return np.zeros(values.shape[0], dtype=np.intp)
+    best = values[:, 0]
+    seat = (values[:, 1] < best).astype(np.intp)
+    for column in range(2, values.shape[1]):
+        best = np.minimum(best, values[:, column - 1])
+        np.copyto(seat, column, where=values[:, column] < best)
+    return seat
 
 
 def _waits(
@@ -248,29 +305,25 @@ def _waits(
     reaction: float,
     lowest: np.ndarray,
     highest: np.ndarray,
-    aside_below: np.ndarray,
 ) -> np.ndarray:
-    """Each seat's planned wait (ms) in the current situation, as the bots in bots.py compute it.
+    """Each seat's planned wait (ms) when no card is set aside, as the bots in bots.py compute it.
 
     ``lowest`` holds each seat's next card as a float, infinite for a seat without cards (which never plays).
+    The random numbers are drawn for every seat of every running game, set-aside or not, in that order.
     """
     if bot == "random-timing":
-        draw = rng.random(lowest.shape)
-        wait = np.rint(reaction + float(params["max_wait_ms"]) * draw)
-        return np.where(lowest == NEVER, NEVER, wait)
+        wait = rng.random(lowest.shape)
+        wait *= float(params["max_wait_ms"])
+        wait += reaction
+        np.rint(wait, out=wait)
+        np.copyto(wait, NEVER, where=lowest == NEVER)
+        return wait
     noise = float(params["noise"])
-    draw = rng.lognormal(0.0, noise, lowest.shape) if noise else np.ones(lowest.shape)  # exp(noise * Z)
+    # No clamp at 0 needed: without a set-aside card every card left is above the highest played (a card played
+    # out of order sets aside all below it), and rows with a set-aside card are replaced by the caller.
     gap = lowest - highest[:, None]
-    np.maximum(gap, 0.0, out=gap)
-    gap *= draw
+    if noise:
+        gap *= rng.lognormal(0.0, noise, lowest.shape)  # exp(noise * Z)
     gap *= float(params["tempo_ms"])
     gap += reaction
-    wait = np.rint(gap, out=gap)  # infinite where a seat has no card
-    if aside_below.any():
-        is_aside: np.ndarray = np.asarray(lowest < aside_below[:, None])
-        any_aside: np.ndarray = np.asarray(is_aside.any(axis=1))
-        lowest_overall: np.ndarray = np.asarray(lowest.min(axis=1))
-        # A set-aside card is played at once when it is the lowest out; everyone else waits for the set-aside ones.
-        aside_wait = np.where(lowest == lowest_overall[:, None], reaction, NEVER)
-        wait = np.where(is_aside, aside_wait, np.where(any_aside[:, None], NEVER, wait))
-    return wait
+    return np.rint(gap, out=gap)  # infinite where a seat has no card
