@@ -76,13 +76,26 @@ class _Defaulting(dict[str, Any]):
         return "{" + key + "}"
 
 
+class _Listed(list[Any]):
+    """A list parameter in a message: ``{seats}`` reads "0, 2" (``{seats!r}`` is still the list's repr)."""
+
+    def __format__(self, spec: str) -> str:
+        return format(", ".join(map(str, self)), spec)
+
+
 def describe(code: str, params: Mapping[str, Any], codes: Mapping[str, str] | None = None) -> str:
-    """The English message of ``code`` with ``params`` (game codes first, then the core's)."""
+    """The English message of ``code`` with ``params`` (game codes first, then the core's); a list reads as its
+    items joined by commas.
+
+    >>> describe("ask_not_answerer", {"answerers": [0, 2]}, {"ask_not_answerer": "only seats {answerers} may"})
+    'only seats 0, 2 may'
+    """
     template = (codes or {}).get(code) or CORE_CODES.get(code)
     if template is None:
         return code.replace("_", " ") + (f" ({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
     try:
-        return string.Formatter().vformat(template, (), _Defaulting(params))
+        shown = {k: _Listed(v) if type(v) is list else v for k, v in params.items()}
+        return string.Formatter().vformat(template, (), _Defaulting(shown))
     except (ValueError, IndexError, AttributeError, KeyError):
         return template
 

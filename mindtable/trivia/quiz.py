@@ -98,6 +98,7 @@ ASK_CODES: dict[str, str] = {
 #: The step's codes whose parameters name a seat (add them to the game's ``seat_params``). ``answerers`` and
 #: ``waiting`` are sent as texts (several seats joined), so they are said as they come.
 ASK_SEAT_PARAMS: dict[str, tuple[str, ...]] = {
+    "ask_not_answerer": ("answerers",),
     "ask_not_reader": ("reader",),
     "ask_not_voter": ("seat",),
     "ask_voted": ("seat",),
@@ -460,7 +461,7 @@ def _gates(key: str) -> dict[str, Callable[[State, Any, Any], IllegalAction | No
         if ask is None or ask["phase"] == "decided":
             return refuse("ask_none")
         if seat not in ask["answerers"]:
-            return refuse("ask_not_answerer", answerers=", ".join(str(s) for s in ask["answerers"]))
+            return refuse("ask_not_answerer", answerers=list(ask["answerers"]))
         if ask["phase"] == "choose" and phase == "answer":
             return refuse("ask_choose_first")
         if ask["phase"] != phase:

@@ -7,6 +7,7 @@ import json
 import pytest
 
 import mindtable
+from mindtable.core.codes import seat_params
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from tests.caida_libre.conftest import act, answer, current, play_card, position, right
 
@@ -123,7 +124,10 @@ def test_only_the_asker_judges_and_only_the_answerer_answers() -> None:
     act(match, "draw", 0)
     with pytest.raises(IllegalAction) as refused:
         act(match, "ask_answer", 2, text="a")
-    assert refused.value.code == "ask_not_answerer"
+    assert refused.value.code == "ask_not_answerer" and refused.value.params == {"answerers": [1]}
+    # the answerers are seats (a page names them), and the English message lists them plainly
+    assert seat_params("ask_not_answerer", refused.value.params, match.game.seat_params) == ["answerers"]
+    assert refused.value.message == "only the answering side (1) may do that now"
     act(match, "ask_answer", 1, text="a")
     with pytest.raises(IllegalAction) as refused:
         act(match, "ask_confirm", 1)

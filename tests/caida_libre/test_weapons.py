@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mindtable.core.codes import seat_params
 from mindtable.core.errors import IllegalAction
 from tests.caida_libre.conftest import act, play_card, position
 
@@ -25,7 +26,9 @@ def test_sniper_the_answerer_chooses_a_victim_before_the_card() -> None:
     assert sorted(a["target"] for a in match.legal_actions(1)) == [0, 2]
     with pytest.raises(IllegalAction) as refused:
         act(match, "target", 1, target=1)
-    assert refused.value.code == "cl_bad_target"
+    assert refused.value.code == "cl_bad_target" and refused.value.params["allowed"] == [0, 2]
+    assert seat_params("cl_bad_target", refused.value.params, match.game.seat_params) == ["target", "allowed"]
+    assert refused.value.message.endswith("choose one of 0, 2")
     with pytest.raises(IllegalAction) as refused:
         act(match, "target", 0, target=2)
     assert refused.value.code == "cl_not_weapon_holder"

@@ -51,7 +51,7 @@ SEAT_PARAMS = {
     "cl_target_first": ("seat",),
     "cl_not_weapon_holder": ("seat",),
     "cl_not_asker": ("asker",),
-    "cl_bad_target": ("target",),
+    "cl_bad_target": ("target", "allowed"),
 }
 CONTENT = HERE / "content"
 LANGUAGES = ("es", "en")
@@ -174,7 +174,7 @@ def _target_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
     allowed = target_choices(state)
     weapon = state.get("weapon") or {"kind": "weapon"}
     if type(value) is int and 0 <= value < state["players"]:
-        return refuse("cl_bad_target", target=value, weapon=weapon["kind"], allowed=", ".join(map(str, allowed)))
+        return refuse("cl_bad_target", target=value, weapon=weapon["kind"], allowed=list(allowed))
     return refuse(
         "bad_value", action="target", field="target", allowed=", ".join(map(str, allowed)), value=repr(value)[:40]
     )
