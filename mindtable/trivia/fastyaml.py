@@ -40,7 +40,7 @@ MAYBE_NOT_TEXT = frozenset("0123456789+-.~nNtTfF<=")
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 # A plain scalar starting with none of these, on a line without " #" or ": " and not ending in a space or a
 # colon, is the text itself.
-_SPECIAL_START = _INDICATORS | MAYBE_NOT_TEXT | frozenset(" ")
+_SPECIAL_START = _INDICATORS | MAYBE_NOT_TEXT | frozenset(" ")  # (the hash and the quotes are indicators)
 _SINGLE = re.compile(r"'((?:[^']|'')*)'(?: +(?:#.*)?)?")
 _DOUBLE = re.compile(r'"((?:[^"\\]|\\.)*)"(?: +(?:#.*)?)?')
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
@@ -107,6 +107,7 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
     _check_characters(text)
     indicators, maybe_not_text = _INDICATORS, MAYBE_NOT_TEXT
     resolved: dict[str, Any] = {}  # the values of plain scalars that needed the resolver, by their text
+    keys: dict[str, Any] = {}  # the keys seen, by their text (one object for each: lookups compare identity)
 
     def scalar(rest: str) -> Any:
         """The value of a one-line scalar ``rest`` (not empty, no comment at its start)."""
@@ -170,9 +171,7 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
     pending: Any = None  # (collection, key or index, column) of an entry whose value may be on the next lines
     questions: Any = None  # the top-level questions list, once seen
     # Each line without its indentation, and the indentation's width, computed in C for every line at once.
-    number = 0
-    for line in text.split("\n"):
-        number += 1
+    for number, line in enumerate(text.split("\n"), 1):
         s = line.lstrip(" ")
         if not s or s[0] == "#":
             continue
@@ -223,7 +222,12 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
             key, sep, value = rest.partition(": ")
             if not sep and rest[-1] == ":":
                 key, sep = rest[:-1], ":"
-            if not sep or not key.isidentifier():
+            if sep:
+                known = keys.get(key, keys)
+                if known is keys and key.isidentifier():
+                    known = keys[key] = plain(key)
+                key = known
+            if not sep or key is keys:
                 first = rest[0]
                 if (
                     first not in special
@@ -255,26 +259,29 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
                 if s[-1] != ":":
                     raise Fallback
                 key = s[:-1]
-            if not key.isidentifier():
-                raise Fallback  # a quoted, complex or odd key, a scalar where a key belongs …
-        if key[0] in maybe_not_text:
-            key = plain(key)
-        if value and value[0] == " ":
-            value = value.lstrip(" ")
-        if not value or value[0] == "#":
-            cur[key] = None
-            pending = (cur, key, cur_indent)
-            continue
-        first = value[0]
-        if first not in special and ": " not in value and " #" not in value and value[-1] != " " and value[-1] != ":":
-            pass  # plain text (the most common value)
-        elif first == "'" and value.find("'", 1) == len(value) - 1:
-            value = value[1:-1]  # 'text' with no quote inside and nothing after it
-        else:
-            value = scalar(value)
-            if type(value) is list and cur is root and key == "questions":
-                questions = value
-                lines.extend([number] * len(value))
+            known = keys.get(key, keys)
+            if known is keys:
+                if not key.isidentifier():
+                    raise Fallback  # a quoted, complex or odd key, a scalar where a key belongs …
+                known = keys[key] = plain(key)
+            key = known
+        if not value or value[0] in special:
+            # empty, quoted, a number, true, null, a flow list, an indicator … (or spaces before any of them)
+            if value and value[0] == " ":
+                value = value.lstrip(" ")
+            if not value or value[0] == "#":
+                cur[key] = None
+                pending = (cur, key, cur_indent)
+                continue
+            if value[0] == "'" and value.find("'", 1) == len(value) - 1:
+                value = value[1:-1]  # 'text' with no quote inside and nothing after it
+            else:
+                value = scalar(value)
+                if type(value) is list and cur is root and key == "questions":
+                    questions = value
+                    lines.extend([number] * len(value))
+        elif ": " in value or " #" in value or value[-1] == " " or value[-1] == ":":
+            value = scalar(value)  # a comment after it, trailing spaces (or an error)
         cur[key] = value
     if cur is None:
         raise Fallback  # nothing but comments: let PyYAML say what that is
