@@ -41,6 +41,9 @@ _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 # A plain scalar starting with none of these, on a line without " #" or ": " and not ending in a space or a
 # colon, is the text itself.
 _SPECIAL_START = _INDICATORS | MAYBE_NOT_TEXT | frozenset(" ")  # (the hash and the quotes are indicators)
+# The first characters of the plain scalars that may be other than text and are no indicator ("-5" is left to
+# the general path).
+_RESOLVABLE = MAYBE_NOT_TEXT - _INDICATORS
 _SINGLE = re.compile(r"'((?:[^']|'')*)'(?: +(?:#.*)?)?")
 _DOUBLE = re.compile(r'"((?:[^"\\]|\\.)*)"(?: +(?:#.*)?)?')
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
@@ -162,7 +165,7 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
 
     if lines is None:
         lines = []
-    special = _SPECIAL_START
+    special, resolvable = _SPECIAL_START, _RESOLVABLE
     root: Any = None
     cur: Any = None  # the innermost open collection
     cur_indent = -1  # its column (of its keys, or of its dashes)
@@ -170,12 +173,23 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
     stack: list[tuple[Any, int, bool]] = []  # the open collections around ``cur``
     pending: Any = None  # (collection, key or index, column) of an entry whose value may be on the next lines
     questions: Any = None  # the top-level questions list, once seen
-    # Each line without its indentation, and the indentation's width, computed in C for every line at once.
+    # A plain text that may go on to the next lines (as yaml.dump folds long texts): the number of its last line
+    # (0: none), its key in ``cur`` (-1: the last item of a list) and its text so far.
+    open_number, open_key, open_text = 0, None, ""
+    # A single-quoted text going on to the next lines: [collection, key or index, parts, blank lines].
+    quoted: Any = None
     for number, line in enumerate(text.split("\n"), 1):
+        if quoted is not None:
+            if _quoted_line(quoted, line, cur_indent):
+                quoted = None
+            continue
         s = line.lstrip(" ")
         if not s or s[0] == "#":
+            if s:
+                open_number = 0  # a comment ends a plain text
             continue
         indent = len(line) - len(s)
+        previous, open_number = open_number, 0
         dash = s[0] == "-" and (len(s) == 1 or s[1] == " ")
         if pending is not None:
             owner, slot, column = pending
@@ -196,13 +210,22 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
             root = cur = [] if dash else {}
             cur_indent, cur_map = 0, not dash
         if indent != cur_indent or cur_map is dash:
+            if indent > cur_indent:
+                # more indented than the open collection: the next line of its last plain text, or an error
+                if not previous or s[0] in indicators or ": " in s or " #" in s or s[-1] == ":":
+                    raise Fallback
+                # folded as PyYAML folds it: one line break is a space, each blank line a line break
+                open_text += (" " if number == previous + 1 else "\n" * (number - previous - 1)) + s.rstrip(" ")
+                cur[open_key] = plain(open_text)  # "12" is a number, "12 b" a text
+                open_number = number
+                continue
             # the line closes collections (or is an error)
             while indent < cur_indent:
                 if not stack:
                     raise Fallback
                 cur, cur_indent, cur_map = stack.pop()
             if indent != cur_indent:
-                raise Fallback  # more indented than anything open: a continued scalar, or an error
+                raise Fallback  # between the columns of two open collections
             if not cur_map and not dash:
                 # the end of an indentless list (a mapping's value at the mapping's column), or an error
                 if not stack or stack[-1][1] != indent or not stack[-1][2]:
@@ -228,6 +251,8 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
                     known = keys[key] = plain(key)
                 key = known
             if not sep or key is keys:
+                if cur is questions:
+                    lines.append(number)
                 first = rest[0]
                 if (
                     first not in special
@@ -236,14 +261,23 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
                     and rest[-1] != " "
                     and rest[-1] != ":"
                 ):
-                    pass  # plain text (the most common item)
+                    open_number, open_key, open_text = number, -1, rest  # plain text (the most common item)
                 elif first == "'" and rest.find("'", 1) == len(rest) - 1:
                     rest = rest[1:-1]  # 'text' with no quote inside and nothing after it
+                elif first == "'" and _quote_opens(rest):
+                    quoted = [cur, len(cur), [rest[1:].rstrip(" ")], 0]
+                elif (
+                    first in resolvable
+                    and ": " not in rest
+                    and " #" not in rest
+                    and rest[-1] != " "
+                    and rest[-1] != ":"
+                ):
+                    open_number, open_key, open_text = number, -1, rest
+                    rest = plain(rest)  # a number, true, null … or a text starting like one
                 else:
                     rest = scalar(rest)
                 cur.append(rest)
-                if cur is questions:
-                    lines.append(number)
                 continue
             # "- key: value": a mapping opens at the key's column
             new = {}
@@ -275,6 +309,17 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
                 continue
             if value[0] == "'" and value.find("'", 1) == len(value) - 1:
                 value = value[1:-1]  # 'text' with no quote inside and nothing after it
+            elif value[0] == "'" and _quote_opens(value):
+                quoted = [cur, key, [value[1:].rstrip(" ")], 0]
+            elif (
+                value[0] in resolvable
+                and ": " not in value
+                and " #" not in value
+                and value[-1] != " "
+                and value[-1] != ":"
+            ):
+                open_number, open_key, open_text = number, key, value
+                value = plain(value)  # a number, true, null … or a text starting like one
             else:
                 value = scalar(value)
                 if type(value) is list and cur is root and key == "questions":
@@ -282,7 +327,44 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
                     lines.extend([number] * len(value))
         elif ": " in value or " #" in value or value[-1] == " " or value[-1] == ":":
             value = scalar(value)  # a comment after it, trailing spaces (or an error)
+        else:
+            open_number, open_key, open_text = number, key, value  # plain text (the most common value)
         cur[key] = value
-    if cur is None:
-        raise Fallback  # nothing but comments: let PyYAML say what that is
+    if cur is None or quoted is not None:
+        raise Fallback  # nothing but comments, or a quote never closed: let PyYAML say what that is
     return root
+
+
+_CLOSING_QUOTE = re.compile(r"((?:[^']|'')*)'(?: +(?:#.*)?)?")
+
+
+def _quote_opens(value: str) -> bool:
+    """Whether ``value`` (starting with a quote) opens a single-quoted text that goes on to the next line: no
+    closing quote on this line (``''`` is a quote inside)."""
+    return "'" not in value[1:].replace("''", "")
+
+
+def _quoted_line(quoted: list[Any], line: str, column: int) -> int:
+    """Take ``line`` into the single-quoted text ``quoted`` (see :func:`load`); 1 when the text ends here (and is
+    set in its collection), else 0. Folded as PyYAML folds it: the line break between two lines becomes a space,
+    each blank line a line break, and the spaces around a line break go."""
+    t = line.lstrip(" ")
+    if not t:
+        quoted[3] += 1
+        return 0
+    if len(line) - len(t) <= column:
+        raise Fallback  # not indented under its key: let PyYAML decide
+    owner, slot, parts, blanks = quoted
+    closing = _CLOSING_QUOTE.fullmatch(t)
+    if closing is not None:
+        part = closing.group(1)
+    elif _quote_opens("'" + t):
+        part = t.rstrip(" ")
+    else:
+        raise Fallback  # something after the closing quote
+    parts.append((" " if not blanks else "\n" * blanks) + part)
+    quoted[3] = 0
+    if closing is None:
+        return 0
+    owner[slot] = "".join(parts).replace("''", "'")
+    return 1
