@@ -175,7 +175,8 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
     questions: Any = None  # the top-level questions list, once seen
     # A plain text that may go on to the next lines (as yaml.dump folds long texts): the number of its last line
     # (0: none), its key in ``cur`` (-1: the last item of a list) and its text so far.
-    open_number, open_key, open_text = 0, None, ""
+    open_number, open_text = 0, ""
+    open_key: Any = None
     # A single-quoted text going on to the next lines: [collection, key or index, parts, blank lines].
     quoted: Any = None
     for number, line in enumerate(text.split("\n"), 1):
