@@ -18,7 +18,7 @@ very resolver and constructor the loader uses (handed in as ``resolve``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -177,13 +177,8 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
     # (0: none), its key in ``cur`` (-1: the last item of a list) and its text so far.
     open_number, open_text = 0, ""
     open_key: Any = None
-    # A single-quoted text going on to the next lines: [collection, key or index, parts, blank lines].
-    quoted: Any = None
-    for number, line in enumerate(text.split("\n"), 1):
-        if quoted is not None:
-            if _quoted_line(quoted, line, cur_indent):
-                quoted = None
-            continue
+    rows = enumerate(text.split("\n"), 1)
+    for number, line in rows:
         s = line.lstrip(" ")
         if not s or s[0] == "#":
             if s:
@@ -266,7 +261,7 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
                 elif first == "'" and rest.find("'", 1) == len(rest) - 1:
                     rest = rest[1:-1]  # 'text' with no quote inside and nothing after it
                 elif first == "'" and _quote_opens(rest):
-                    quoted = [cur, len(cur), [rest[1:].rstrip(" ")], 0]
+                    rest = _quoted_text(rest, rows, cur_indent)  # takes the lines up to the closing quote
                 elif (
                     first in resolvable
                     and ": " not in rest
@@ -311,7 +306,7 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
             if value[0] == "'" and value.find("'", 1) == len(value) - 1:
                 value = value[1:-1]  # 'text' with no quote inside and nothing after it
             elif value[0] == "'" and _quote_opens(value):
-                quoted = [cur, key, [value[1:].rstrip(" ")], 0]
+                value = _quoted_text(value, rows, cur_indent)  # takes the lines up to the closing quote
             elif (
                 value[0] in resolvable
                 and ": " not in value
@@ -331,8 +326,8 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
         else:
             open_number, open_key, open_text = number, key, value  # plain text (the most common value)
         cur[key] = value
-    if cur is None or quoted is not None:
-        raise Fallback  # nothing but comments, or a quote never closed: let PyYAML say what that is
+    if cur is None:
+        raise Fallback  # nothing but comments: let PyYAML say what that is
     return root
 
 
@@ -345,27 +340,28 @@ def _quote_opens(value: str) -> bool:
     return "'" not in value[1:].replace("''", "")
 
 
-def _quoted_line(quoted: list[Any], line: str, column: int) -> int:
-    """Take ``line`` into the single-quoted text ``quoted`` (see :func:`load`); 1 when the text ends here (and is
-    set in its collection), else 0. Folded as PyYAML folds it: the line break between two lines becomes a space,
-    each blank line a line break, and the spaces around a line break go."""
-    t = line.lstrip(" ")
-    if not t:
-        quoted[3] += 1
-        return 0
-    if len(line) - len(t) <= column:
-        raise Fallback  # not indented under its key: let PyYAML decide
-    owner, slot, parts, blanks = quoted
-    closing = _CLOSING_QUOTE.fullmatch(t)
-    if closing is not None:
-        part = closing.group(1)
-    elif _quote_opens("'" + t):
-        part = t.rstrip(" ")
-    else:
-        raise Fallback  # something after the closing quote
-    parts.append((" " if not blanks else "\n" * blanks) + part)
-    quoted[3] = 0
-    if closing is None:
-        return 0
-    owner[slot] = "".join(parts).replace("''", "'")
-    return 1
+def _quoted_text(first: str, rows: Iterator[tuple[int, str]], column: int) -> str:
+    """The single-quoted text that ``first`` opens (a line's value, from its quote on), taking its next lines
+    from ``rows`` up to the closing quote. Folded as PyYAML folds it: the line break between two lines becomes a
+    space, each blank line a line break, and the spaces around a line break go."""
+    parts = [first[1:].rstrip(" ")]
+    blanks = 0
+    for _, line in rows:
+        t = line.lstrip(" ")
+        if not t:
+            blanks += 1
+            continue
+        if len(line) - len(t) <= column:
+            raise Fallback  # not indented under its key: let PyYAML decide
+        closing = _CLOSING_QUOTE.fullmatch(t)
+        if closing is not None:
+            part = closing.group(1)
+        elif _quote_opens("'" + t):
+            part = t.rstrip(" ")
+        else:
+            raise Fallback  # something after the closing quote
+        parts.append((" " if not blanks else "\n" * blanks) + part)
+        if closing is not None:
+            return "".join(parts).replace("''", "'")
+        blanks = 0
+    raise Fallback  # the quote is never closed
