@@ -477,8 +477,8 @@ def parse_bank_text(text: str, file: str = "<text>", *, cache: bool = False) -> 
 
 # --- fast YAML loading ---------------------------------------------------------------------------------------
 # Two shortcuts to yaml.load(text, Loader=_Loader), each handing over to the next on what it does not handle:
-# 1. mindtable.trivia.fastyaml reads the plain block-YAML bank files are written in, a line at a time (the
-#    fastest by far: no parser events, no objects per scalar);
+# 1. mindtable.trivia.fastyaml reads the plain block-YAML bank files are written in, a line at a time with
+#    str methods (the fastest by far: no parser events, no nodes, no marks);
 # 2. the event builder below takes any other plain data. PyYAML composes a node (with marks) for every scalar
 #    and resolves its type in Python, which costs most of the time of a load; here the data is built straight
 #    from the parser's events (LibYAML's C parser when available).
@@ -521,17 +521,13 @@ def _scalar(event: Any) -> Any:
         return value  # quoted or block scalar: text
     if value and value[0] not in _MAYBE_NOT_TEXT:
         return value
-    resolved = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
-    if resolved == _STR_TAG:
-        return value
-    if resolved not in _SCALAR_TAGS:
-        raise _Fallback  # a merge key "<<" or a value key "=": let yaml.load deal with it
-    return _CONSTRUCTOR.construct_object(yaml.ScalarNode(resolved, value), deep=True)
+    return _resolve_plain(value)
 
 
 def _resolve_plain(value: str) -> Any:
-    """The value of a plain scalar whose first character is in ``_MAYBE_NOT_TEXT``, as the loader resolves and
-    constructs it; a merge key ``<<`` or value key ``=`` raises :class:`_Fallback`."""
+    """The value of a plain scalar whose first character is in ``_MAYBE_NOT_TEXT`` (or of the empty one), as the
+    loader resolves and constructs it; a merge key ``<<`` or a value key ``=`` raises :class:`_Fallback` (let
+    yaml.load deal with it)."""
     if value in _PLAIN_WORDS:
         return _PLAIN_WORDS[value]
     if value.isdigit() and value.isascii() and (value[0] != "0" or value == "0"):

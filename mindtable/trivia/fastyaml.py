@@ -3,16 +3,17 @@
 Even with LibYAML's C parser, PyYAML spends most of a large bank's load turning parser events into Python
 objects one by one (about 20 µs per question). Bank files, whether written by ``yaml.dump`` or by hand, use a
 small part of YAML: block mappings and sequences (the ``- key: value`` compact form and the indentless
-``key:\\n- item`` sequence included), one-line plain, single- and double-quoted scalars, one-line flow
-sequences of scalars (``accept: [Sancho, Panza]``) and comments. This module reads exactly that part, a line at
-a time, and returns what ``yaml.load(text, Loader=bank._Loader)`` returns for it.
+``key:\\n- item`` sequence included), plain and single-quoted texts (folded onto several lines when long, as
+``yaml.dump`` writes them), one-line double-quoted texts, one-line flow sequences of scalars
+(``accept: [Sancho, Panza]``) and comments. This module reads exactly that part, a line at a time with str
+methods, and returns what ``yaml.load(text, Loader=bank._Loader)`` returns for it.
 
 It is a shortcut, never a second YAML dialect: whatever it is not sure about — tabs, carriage returns, control
-or special characters anywhere, anchors, aliases, tags, block scalars (``|``, ``>``), a scalar that goes on to
-the next line, a quoted key, a flow mapping, document markers, odd indentation — raises :class:`Fallback`, and
-the caller parses the text the ordinary way (so every error, and the line it names, stays PyYAML's). Plain
-scalars that may be something other than text (``12``, ``true``, ``null``, ``2024-01-01``) are resolved by the
-very resolver and constructor the loader uses (handed in as ``resolve``).
+or special characters anywhere, anchors, aliases, tags, block scalars (``|``, ``>``), a double-quoted text or a
+flow sequence over several lines, a quoted key, a flow mapping, document markers, odd indentation — raises
+:class:`Fallback`, and the caller parses the text the ordinary way (so every error, and the line it names,
+stays PyYAML's). Plain scalars that may be something other than text (``12``, ``true``, ``null``,
+``2024-01-01``) are resolved by the very resolver and constructor the loader uses (handed in as ``resolve``).
 """
 
 from __future__ import annotations
@@ -32,11 +33,11 @@ _ASCII_OK = bytes(range(0x20, 0x7F)) + b"\n"
 # Non-ASCII characters PyYAML treats specially (C1 controls with NEL, the line and paragraph separators, the
 # byte order mark, the non-characters U+FFFE/U+FFFF), as UTF-8.
 _SPECIAL_UTF8 = re.compile(b"\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]|\xef\xbb\xbf|\xef\xbf[\xbe\xbf]")
-# A plain scalar may not start with these (PyYAML would read an indicator, or an error); "-" is allowed when
-# followed by something other than a space or another "-" (a negative number, "-x").
 # The first characters of the plain scalars the loader's resolver may read as other than text (a test checks it
 # against the loader's resolvers); any other plain scalar is text.
 MAYBE_NOT_TEXT = frozenset("0123456789+-.~nNtTfF<=")
+# A plain scalar may not start with these (PyYAML would read an indicator, or an error); "-" is allowed when
+# followed by something other than a space or another "-" (a negative number, "-x").
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 # A plain scalar starting with none of these, on a line without " #" or ": " and not ending in a space or a
 # colon, is the text itself.
