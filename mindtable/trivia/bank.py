@@ -38,6 +38,7 @@ from typing import Any
 import yaml
 
 from mindtable.core.errors import MindtableError
+from mindtable.trivia import fastyaml
 from mindtable.trivia.model import (
     DIFFICULTIES,
     KINDS,
@@ -278,9 +279,12 @@ def question_from_data(
         c.error(path, f"a question must be a mapping of fields, got {_type_name(data)}")
         return None
     n_errors = len(c.errors)
-    for key in data:
-        if key not in _QUESTION_FIELD_SET:
-            c.error((*path, str(key)), f"unknown field {key!r}; allowed fields: {', '.join(QUESTION_FIELDS)}", key=True)
+    if not _QUESTION_FIELD_SET.issuperset(data):  # one C call for the usual question, every field known
+        for key in data:
+            if key not in _QUESTION_FIELD_SET:
+                c.error(
+                    (*path, str(key)), f"unknown field {key!r}; allowed fields: {', '.join(QUESTION_FIELDS)}", key=True
+                )
     qid = data.get("id")
     if isinstance(qid, bool) or not isinstance(qid, (str, int)) or not str(qid).strip():
         c.error((*path, "id"), "missing or empty: every question needs an id (unique in its file)")
@@ -472,16 +476,20 @@ def parse_bank_text(text: str, file: str = "<text>", *, cache: bool = False) -> 
 
 
 # --- fast YAML loading ---------------------------------------------------------------------------------------
-# PyYAML composes a node (with marks) for every scalar and resolves its type in Python, which costs most of the
-# time of a load. Bank files are plain data, so they are built straight from the parser's events (LibYAML's C
-# parser when available); only plain scalars that may be something other than text ("12", "true", "null",
-# "2024-01-01") go through PyYAML's resolver and constructor, so the result is exactly what yaml.load gives.
+# Two shortcuts to yaml.load(text, Loader=_Loader), each handing over to the next on what it does not handle:
+# 1. mindtable.trivia.fastyaml reads the plain block-YAML bank files are written in, a line at a time with
+#    str methods (the fastest by far: no parser events, no nodes, no marks);
+# 2. the event builder below takes any other plain data. PyYAML composes a node (with marks) for every scalar
+#    and resolves its type in Python, which costs most of the time of a load; here the data is built straight
+#    from the parser's events (LibYAML's C parser when available).
+# Both send only the plain scalars that may be something other than text ("12", "true", "null", "2024-01-01")
+# through PyYAML's resolver and constructor (_resolve_plain), so the result is exactly what yaml.load gives.
 # Anything unusual (a merge key, a tag other than the standard scalar ones, several documents) falls back to
 # yaml.load.
 
 
-class _Fallback(Exception):
-    pass
+_Fallback = fastyaml.Fallback
+FAST_READER = True  # tests switch the line reader off to compare it with the event builder and yaml.load
 
 
 class _ScalarResolver(yaml.resolver.Resolver):
@@ -492,7 +500,7 @@ _RESOLVER = _ScalarResolver()
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _STR_TAG = "tag:yaml.org,2002:str"
 _SCALAR_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp"))
-_MAYBE_NOT_TEXT = frozenset("0123456789+-.~nNtTfF<=")
+_MAYBE_NOT_TEXT = fastyaml.MAYBE_NOT_TEXT
 _MISSING = object()
 _PLAIN_WORDS: dict[str, Any] = {
     word: value
@@ -513,17 +521,40 @@ def _scalar(event: Any) -> Any:
         return value  # quoted or block scalar: text
     if value and value[0] not in _MAYBE_NOT_TEXT:
         return value
+    return _resolve_plain(value)
+
+
+def _resolve_plain(value: str) -> Any:
+    """The value of a plain scalar whose first character is in ``_MAYBE_NOT_TEXT`` (or of the empty one), as the
+    loader resolves and constructs it; a merge key ``<<`` or a value key ``=`` raises :class:`_Fallback` (let
+    yaml.load deal with it)."""
+    if value in _PLAIN_WORDS:
+        return _PLAIN_WORDS[value]
+    if value.isdigit() and value.isascii() and (value[0] != "0" or value == "0"):
+        return int(value)
     resolved = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
     if resolved == _STR_TAG:
         return value
     if resolved not in _SCALAR_TAGS:
-        raise _Fallback  # a merge key "<<" or a value key "=": let yaml.load deal with it
+        raise _Fallback
     return _CONSTRUCTOR.construct_object(yaml.ScalarNode(resolved, value), deep=True)
 
 
 def _load_yaml(text: str, lines: list[int] | None = None) -> Any:
-    """``yaml.load(text, Loader=_Loader)``, built from parser events (see above); ``lines`` (when given)
-    receives the line of each item of the top-level ``questions`` list."""
+    """``yaml.load(text, Loader=_Loader)``: by the line reader, else built from parser events (see above);
+    ``lines`` (when given) receives the line of each item of the top-level ``questions`` list."""
+    if FAST_READER:
+        fast_lines: list[int] = []
+        try:
+            data = fastyaml.load(text, _resolve_plain, fast_lines)
+        except _Fallback:
+            pass
+        else:
+            if lines is not None:
+                lines[:] = fast_lines
+            return data
+    if lines is not None:
+        lines.clear()
     try:
         return _load_from_events(text, lines)
     except _Fallback:
@@ -619,7 +650,7 @@ def _load_from_events(text: str, lines: list[int] | None = None) -> Any:
 CACHE_ENV_VAR = "MINDTABLE_CACHE_DIR"
 CACHE_MIN_BYTES = 64 * 1024
 _CACHE_VERSION = b"mindtable-bank-cache-3 validated rows json\n"
-_CODE_FILES = ("bank.py", "model.py", "judge.py", "text.py")  # the code a validated bank depends on
+_CODE_FILES = ("bank.py", "fastyaml.py", "model.py", "judge.py", "text.py")  # the code a validated bank depends on
 _code_digest: bytes | None = None
 
 
