@@ -184,7 +184,8 @@ def test_a_correct_stop_advances_the_player_and_returns_the_card_to_the_box(nr) 
     assert match.state["centre"] != centre_before
     assert p1["slots"] == [None] * 7 and match.state["phase"] == "ready"
     assert state_problems(match.state, 2) == []
-    refused(match, "round_stopped", type="take", seat=1, spot=0, at=9001)
+    stopped = refused(match, "round_stopped", type="take", seat=1, spot=0, at=9001)
+    assert stopped.params == {"round": 1, "by": 0, "at": 9000}  # a seat number: the page shows the name
 
 
 def test_a_wrong_stop_gives_a_new_card_of_the_same_level_and_the_others_keep_theirs(nr) -> None:

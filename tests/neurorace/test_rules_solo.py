@@ -53,6 +53,9 @@ def test_time_up_gives_a_new_card_of_the_same_level_and_counts_a_loss(nr) -> Non
     assert player["level"] == 1 and player["card"] != card and player["losses"] == 1
     assert match.view(0)["last_stop"]["reason"] == "time_up"
     assert all(entry is not None for entry in match.state["centre"])
+    with pytest.raises(IllegalAction) as info:  # nobody stopped this round: the time did
+        match.apply({"type": "take", "seat": 0, "spot": 0, "at": 30_000})
+    assert info.value.code == "round_timed_out" and info.value.params == {"round": 1, "at": 20_001}
 
 
 def test_completing_every_level_without_a_loss_makes_a_master(nr) -> None:

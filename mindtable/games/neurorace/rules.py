@@ -109,7 +109,8 @@ CODES = {
     "no_timer": "no timer is running (SOLO mode, during a round)",
     "timer_not_due": "the time is up at {due} ms, not at {at} ms",
     "not_started": "the round has not started: wait for START",
-    "round_stopped": "round {round} was stopped by {by} at {at} ms; wait for START",
+    "round_stopped": "round {round} was stopped by seat {by} at {at} ms; wait for START",
+    "round_timed_out": "round {round} ended when the time ran out at {at} ms; wait for START",
     "out_of_time": "the time for this task ran out at {limit} ms",
     "hand_full": "you already hold a tile: place it or return it first",
     "turn_in_hand": "you hold a tile: turn that one (leave out the spot)",
@@ -127,7 +128,12 @@ CODES = {
     "not_finished": "say stop only when all {places} places are filled; {filled} are",
 }
 #: Parameters of refusals that name a seat (shown as the player's name).
-SEAT_PARAMS: dict[str, tuple[str, ...]] = {"already_voted": ("seat",), "tile_taken": ("by",), "tile_on_card": ("by",)}
+SEAT_PARAMS: dict[str, tuple[str, ...]] = {
+    "already_voted": ("seat",),
+    "tile_taken": ("by",),
+    "tile_on_card": ("by",),
+    "round_stopped": ("by",),
+}
 
 
 # -- the moves: who may make each one and when (gates), and their parameters' domains --------------------------
@@ -200,8 +206,9 @@ def _gate_playing(state: State, seat: int, at: Any) -> IllegalAction | None:
     if state["phase"] != PLAYING:
         last = state["last_stop"]
         if state["round"] and last is not None:
-            by = "the timer" if last["seat"] is None else f"seat {last['seat']}"
-            return refuse("round_stopped", round=state["round"], by=by, at=last["at"])
+            if last["seat"] is None:
+                return refuse("round_timed_out", round=state["round"], at=last["at"])
+            return refuse("round_stopped", round=state["round"], by=last["seat"], at=last["at"])
         return refuse("not_started")
     due = _time_up_at(state)
     if due is not None and at is not None and at >= due:

@@ -67,6 +67,7 @@ LEGEND = (
 HINTS = {
     "not_started": "the round has not started: type s when you are ready",
     "round_stopped": "this round is over: type s when you are ready for the next one",
+    "round_timed_out": "the time for this round ran out: type s when you are ready for the next one",
     "countdown_running": "everyone is ready: the round starts in a moment",
     "already_ready": "you are ready: waiting for the others",
     "round_running": "the round is running: take tiles with t and the number on the tile, e.g. t 42",
