@@ -47,7 +47,7 @@ OPENSPIEL_VENV = HERE / ".venv-openspiel"
 #: The code before the speed work of issue 14 (the move table had landed).
 DEFAULT_BASELINE = "4cfddfb"
 COMPARED = ("engine", "bots", "neurorace", "vector")
-ORDER = ("engine", "bare", "openspiel", "bots", "neurorace", "vector", "banks", "judge", "quiz")
+ORDER = ("engine", "rules", "bare", "openspiel", "bots", "neurorace", "vector", "banks", "judge", "quiz")
 ONCE = ("banks", "judge", "quiz")
 BEGIN, END = "<!-- benchmarks/all.py: begin -->", "<!-- benchmarks/all.py: end -->"
 
@@ -166,6 +166,17 @@ def table(runs: dict[str, list[dict[str, Any]]], rounds: int, scale: float, rev:
                 f"{fmt(ratio(runs, 'engine', 'bare'), 2)}× bare loop; {fmt(ratio(runs, 'engine', 'openspiel'), 2)}× "
                 f"OpenSpiel; {fmt(ratio(runs, 'engine', 'engine@before'), 2)}{before}",
                 "≥ 0.6× bare, ≥ 1.0× OpenSpiel",
+            )
+        )
+    if "rules" in runs:
+        rows.append(
+            (
+                "the engine measure's games replayed through The Mind's rules alone (`initial_state` and each "
+                "move's effect called directly: nothing listed, checked or recorded)",
+                f"{fmt(rate(runs, 'rules'))} actions/s",
+                f"{fmt(ratio(runs, 'rules', 'bare'), 2)}× bare loop; the engine is "
+                f"{fmt(ratio(runs, 'engine', 'rules'), 2)}× its own rules",
+                "– (the floor under the engine)",
             )
         )
     if "bare" in runs:

@@ -181,6 +181,53 @@ def bare_games(games: int, players: int = 2) -> int:
     return actions
 
 
+def _recorded_games(games: int, players: int = 2) -> list[tuple[int, list[dict[str, Any]]]]:
+    """The games of :func:`first_legal_games`, as (seed, recorded actions)."""
+    import mindtable
+
+    chooser = random.Random(1)
+    recorded = []
+    for seed in range(games):
+        match = mindtable.new_match("the-mind", players=players, seed=seed)
+        now = 0
+        while not match.is_over:
+            seat = chooser.randrange(players)
+            legal = match.legal_actions(seat)
+            if legal:
+                now += 10
+                match.apply({**(legal[0] if legal[0]["type"] != "propose_star" else legal[-1]), "at": now})
+        recorded.append((seed, match.record()["actions"]))
+    return recorded
+
+
+@measure("rules")
+def rules(scale: float) -> dict[str, Any]:
+    """The floor under the engine measure: the same games replayed through The Mind's own rules alone (its
+    ``initial_state`` and each move's effect, called directly: nothing listed, checked or recorded)."""
+    import mindtable
+    from mindtable.core.rng import Rng
+
+    games = _recorded_games(max(1, round(4000 * scale)))
+    game = mindtable.new_match("the-mind", players=2, seed=0).game
+    options = dict(mindtable.new_match("the-mind", players=2, seed=0).options)
+    assert game.moves is not None
+    effects = {move.type: move.effect for move in game.moves.moves}
+
+    def replay() -> int:
+        actions = 0
+        for seed, recorded in games:
+            rng = Rng(seed)
+            state = game.initial_state(2, options, rng)
+            for action in recorded:
+                effects[action["type"]](state, action, rng)
+            actions += len(recorded)
+        return actions
+
+    replay()  # warm up
+    actions, cpu = _timed(replay)
+    return {"units": actions, "unit": "actions", "cpu": cpu, "games": len(games)}
+
+
 @measure("bare")
 def bare(scale: float) -> dict[str, Any]:
     games = max(1, round(4000 * scale))
