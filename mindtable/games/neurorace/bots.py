@@ -76,6 +76,8 @@ class SolverBot:
         self.start_delay_ms = start_delay_ms
         self.jitter = jitter
         self._signature: Any = None
+        #: The last decision while playing: (step, task, centre as read, decision).
+        self._decided: tuple[int, Any, list[Any], Decision | None] | None = None
         self._since = 0
         self._step = 0
         self._mistake: tuple[int, int, int] | None = None  # round, slot, spot of a tile laid on purpose wrong
@@ -116,6 +118,19 @@ class SolverBot:
             self._signature = signature
             self._since = observation.now
             self._step += 1
+        elif view["phase"] == "playing":
+            # Asked again with nothing it reads changed (another seat turned or laid a tile): the same decision.
+            # Deciding is a function of the step, the task and the centre (every draw is kept per step), so this
+            # only skips the work (speed, issue 14).
+            last = self._decided
+            if last is not None and last[0] == self._step and last[1] == me["task"] and last[2] == view["centre"]:
+                return last[3]
+        decision = self._decide(view, me, observation)
+        if view["phase"] == "playing":
+            self._decided = (self._step, me["task"], list(view["centre"]), decision)
+        return decision
+
+    def _decide(self, view: dict[str, Any], me: dict[str, Any], observation: Observation) -> Decision | None:
         if view["phase"] == "ready":
             # A bot only ever marks itself ready; the round starts for everyone after the countdown.
             legal = {action["type"] for action in observation.legal_actions}

@@ -85,6 +85,37 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
         ]
 
 
+#: (task, start) -> {side: the places from ``start`` on (counted from ``start``) that the side satisfies}.
+_HITS: dict[tuple[Task, int], dict[Side, tuple[int, ...]]] = {}
+
+
+def _candidates_by_place(task: Task, items: Sequence[Sequence[Side]] | None, start: int) -> list[list[Candidate]]:
+    """``[candidates(place, items) for place in task.places[start:]]``, from one pass over the items.
+
+    Speed (issue 14): each side is looked up once for the places it satisfies instead of once per place; the
+    lists come out in the same order (item by item, each item's sides in order), so the search is unchanged.
+    """
+    places = task.places[start:]
+    if items is None:
+        return [candidates(place, items) for place in places]
+    key = (task, start)
+    hits = _HITS.get(key)
+    if hits is None:
+        if len(_HITS) >= 4096:
+            _HITS.clear()
+        tables = [_matches(place) for place in places]
+        hits = _HITS[key] = {side: tuple(j for j, table in enumerate(tables) if table[side]) for side in _ALL_SIDES}
+    cands: list[list[Candidate]] = [[] for _ in places]
+    try:
+        for item, sides in enumerate(items):
+            for index, side in enumerate(sides):
+                for j in hits[side]:
+                    cands[j].append((item, index, side[2]))
+    except (KeyError, TypeError):  # a side not on the shipped tiles, or sides given as lists: place by place
+        return [candidates(place, items) for place in places]
+    return cands
+
+
 def solve(
     task: Task,
     items: Sequence[Sequence[Side]] | None = None,
@@ -100,7 +131,7 @@ def solve(
     count = PLACES - start
     if count <= 0:
         return []
-    cands = [candidates(task.places[start + j], items) for j in range(count)]
+    cands = _candidates_by_place(task, items, start)
     # Numbers at each place from which the places to the right can still be completed.
     feasible: list[set[int]] = [set() for _ in range(count)]
     for j in reversed(range(count)):
