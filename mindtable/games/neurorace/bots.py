@@ -28,7 +28,7 @@ from typing import Any
 
 from mindtable.core.bots import Decision, Observation
 from mindtable.games.neurorace.components import TILES, Side
-from mindtable.games.neurorace.solver import choices, solve
+from mindtable.games.neurorace.solver import candidates_by_place, choices, solve_candidates
 from mindtable.games.neurorace.tasks import PLACES, Task, parse_task
 
 
@@ -88,6 +88,8 @@ class SolverBot:
         # The last plan: (task, filled, previous, hand), the centre it was made with (spot -> sides), and the plan
         # as (spot, side) pairs (spot -1: the tile in hand), or None when there was none.
         self._plan: tuple[tuple[Any, ...], dict[int, tuple[Side, ...]], list[tuple[int, int]] | None] | None = None
+        # The solver's candidates of the last plan: ((task, filled, hand), the centre, the candidates by place).
+        self._cands: tuple[tuple[Any, ...], dict[int, tuple[Side, ...]], list[list[tuple[int, int, int]]]] | None = None
 
     # -- timing ----------------------------------------------------------------------------------------
     def _random(self, *key: Any) -> random.Random:
@@ -232,12 +234,36 @@ class SolverBot:
                 self._plan = (key, last[1], steps)
                 self._centre_shrunk = True
                 return steps
-        spots, items = _items(centre, held)
-        layout = solve(task, items, start=filled, previous=previous)
-        steps = None if layout is None else [(spots[item], side) for item, side in layout]
+        steps = solve_candidates(task, self._candidates(task, key, centre, held), start=filled, previous=previous)
         self._plan = (key, centre, steps)
         self._centre_shrunk = True
         return steps
+
+    def _candidates(
+        self,
+        task: Task,
+        key: tuple[Any, ...],
+        centre: dict[int, tuple[Side, ...]],
+        held: tuple[int, tuple[Side, ...]] | None,
+    ) -> list[list[tuple[int, int, int]]]:
+        """The solver's candidates for the places left, naming each tile by its spot (-1: the tile in hand), in the
+        solver's order (the tile in hand first, then the centre in spot order).
+
+        Speed (issue 14): while the card, the place and the hand are the same and tiles have only left the centre,
+        the last candidates without the tiles that left are exactly the candidates listed afresh.
+        """
+        text, filled, _, _ = key
+        memo = self._cands
+        if memo is not None and memo[0] == (text, filled, held) and centre.items() <= memo[1].items():
+            if len(centre) == len(memo[1]):
+                return memo[2]
+            cands = [[found for found in place if found[0] < 0 or found[0] in centre] for place in memo[2]]
+        elif held is not None:
+            cands = candidates_by_place(task, [held[1], *centre.values()], filled, [-1, *centre])
+        else:
+            cands = candidates_by_place(task, list(centre.values()), filled, list(centre))
+        self._cands = ((text, filled, held), centre, cands)
+        return cands
 
 
 _UNKNOWN: Any = object()

@@ -89,11 +89,14 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
 _HITS: dict[tuple[Task, int], dict[Side, tuple[int, ...]]] = {}
 
 
-def _candidates_by_place(task: Task, items: Sequence[Sequence[Side]] | None, start: int) -> list[list[Candidate]]:
+def candidates_by_place(
+    task: Task, items: Sequence[Sequence[Side]] | None, start: int = 0, keys: Sequence[int] | None = None
+) -> list[list[Candidate]]:
     """``[candidates(place, items) for place in task.places[start:]]``, from one pass over the items.
 
-    Speed (issue 14): each side is looked up once for the places it satisfies instead of once per place; the
-    lists come out in the same order (item by item, each item's sides in order), so the search is unchanged.
+    ``keys`` (as many as ``items``) name the items in the candidates instead of their indices, for
+    :func:`solve_candidates`. Speed (issue 14): each side is looked up once for the places it satisfies instead of
+    once per place; the lists come out in the same order (item by item, each item's sides in order).
     """
     places = task.places[start:]
     if items is None:
@@ -107,12 +110,14 @@ def _candidates_by_place(task: Task, items: Sequence[Sequence[Side]] | None, sta
         hits = _HITS[key] = {side: tuple(j for j, table in enumerate(tables) if table[side]) for side in _ALL_SIDES}
     cands: list[list[Candidate]] = [[] for _ in places]
     try:
-        for item, sides in enumerate(items):
+        for item, sides in zip(range(len(items)) if keys is None else keys, items, strict=True):
             for index, side in enumerate(sides):
                 for j in hits[side]:
                     cands[j].append((item, index, side[2]))
     except (KeyError, TypeError):  # a side not on the shipped tiles, or sides given as lists: place by place
-        return [candidates(place, items) for place in places]
+        cands = [candidates(place, items) for place in places]
+        if keys is not None:
+            cands = [[(keys[item], side, number) for item, side, number in found] for found in cands]
     return cands
 
 
@@ -128,10 +133,23 @@ def solve(
     ``items`` are the tiles to choose from, each a list of the sides it may show (default: the 60 shipped
     tiles, both sides). ``previous`` is the number on place ``start - 1``, if it is already filled.
     """
+    if PLACES - start <= 0:
+        return []
+    return solve_candidates(task, candidates_by_place(task, items, start), start=start, previous=previous)
+
+
+def solve_candidates(
+    task: Task, cands: Sequence[Sequence[Candidate]], *, start: int = 0, previous: int | None = None
+) -> Layout | None:
+    """:func:`solve` from the candidates of places ``start``..6 as :func:`candidates_by_place` lists them.
+
+    The layout names items as the candidates do (their index, or the key given for them). A caller that keeps
+    candidates between solves (the solver bot, while tiles only leave the centre) filters them instead of
+    listing them again; the lists are only read here.
+    """
     count = PLACES - start
     if count <= 0:
         return []
-    cands = _candidates_by_place(task, items, start)
     # Numbers at each place from which the places to the right can still be completed.
     feasible: list[set[int]] = [set() for _ in range(count)]
     for j in reversed(range(count)):
