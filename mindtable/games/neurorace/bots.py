@@ -88,8 +88,8 @@ class SolverBot:
         # The last plan: (task, filled, previous, hand), the centre it was made with (spot -> sides), and the plan
         # as (spot, side) pairs (spot -1: the tile in hand), or None when there was none.
         self._plan: tuple[tuple[Any, ...], dict[int, tuple[Side, ...]], list[tuple[int, int]] | None] | None = None
-        # The solver's candidates of the last plan: ((task, filled, hand), the centre, the candidates by place).
-        self._cands: tuple[tuple[Any, ...], dict[int, tuple[Side, ...]], list[list[tuple[int, int, int]]]] | None = None
+        # The centre's candidates for every place of the card: (task, the centre, the candidates by place).
+        self._cands: tuple[str, dict[int, tuple[Side, ...]], list[list[tuple[int, int, int]]]] | None = None
 
     # -- timing ----------------------------------------------------------------------------------------
     def _random(self, *key: Any) -> random.Random:
@@ -249,21 +249,21 @@ class SolverBot:
         """The solver's candidates for the places left, naming each tile by its spot (-1: the tile in hand), in the
         solver's order (the tile in hand first, then the centre in spot order).
 
-        Speed (issue 14): while the card, the place and the hand are the same and tiles have only left the centre,
-        the last candidates without the tiles that left are exactly the candidates listed afresh.
+        Speed (issue 14): the centre's candidates for every place of the card are listed once; while tiles have
+        only left the centre since, the candidates without the tiles that left are exactly those listed afresh.
         """
         text, filled, _, _ = key
         memo = self._cands
-        if memo is not None and memo[0] == (text, filled, held) and centre.items() <= memo[1].items():
-            if len(centre) == len(memo[1]):
-                return memo[2]
-            cands = [[found for found in place if found[0] < 0 or found[0] in centre] for place in memo[2]]
-        elif held is not None:
-            cands = candidates_by_place(task, [held[1], *centre.values()], filled, [-1, *centre])
+        if memo is None or memo[0] != text or not centre.items() <= memo[1].items():
+            memo = self._cands = (text, centre, candidates_by_place(task, list(centre.values()), 0, list(centre)))
+        if len(centre) == len(memo[1]):
+            places = memo[2][filled:]
         else:
-            cands = candidates_by_place(task, list(centre.values()), filled, list(centre))
-        self._cands = ((text, filled, held), centre, cands)
-        return cands
+            places = [[found for found in place if found[0] in centre] for place in memo[2][filled:]]
+        if held is None:
+            return places
+        mine = candidates_by_place(task, [held[1]], filled, [-1])
+        return [first + rest for first, rest in zip(mine, places, strict=True)]
 
 
 _UNKNOWN: Any = object()
