@@ -21,9 +21,11 @@ probability ``mistakes_per_task / 7``); it does not notice them, so the check at
 
 from __future__ import annotations
 
+import _random
 import math
 import random
 from functools import lru_cache
+from hashlib import sha512
 from typing import Any
 
 from mindtable.core.bots import Decision, Observation
@@ -42,6 +44,28 @@ def _build_backs() -> dict[Side, Side | None]:
 
 #: Up side -> the down side, when only one tile shows that up side.
 BACKS = _build_backs()
+
+
+_SEED = _random.Random.seed  # the generator's own seeding from an integer, below random.Random.seed
+
+
+def _first_random(generator: random.Random, text: str) -> float:
+    """``random.Random(text).random()``, from ``generator`` seeded again (speed, issue 14: no generator made each
+    time). It is seeded with the integer ``random.Random.seed`` derives from a text (version 2)."""
+    data = text.encode()
+    _SEED(generator, int.from_bytes(data + sha512(data).digest()))
+    return generator.random()
+
+
+def _first_random_plain(generator: random.Random, text: str) -> float:
+    return random.Random(text).random()
+
+
+if any(
+    _first_random(random.Random(), text) != _first_random_plain(random.Random(), text)
+    for text in ("", "neurorace-bot/0/1/2/delay/take", "é")
+):
+    _first_random = _first_random_plain  # another Python seeds texts otherwise: the plain way
 
 
 def _side(data: dict[str, Any]) -> Side:
@@ -82,6 +106,7 @@ class SolverBot:
         self._step = 0
         self._mistake: tuple[int, int, int] | None = None  # round, slot, spot of a tile laid on purpose wrong
         self._draws: tuple[int, dict[tuple[Any, ...], float]] = (-1, {})
+        self._generator = random.Random()  # seeded again for each draw (see _first_random)
         #: Every reading of the centre since the last plan was the same or one tile fewer.
         self._centre_shrunk = False
         self._centre: tuple[list[dict[str, Any]], dict[int, tuple[Side, ...]]] | None = None
@@ -92,8 +117,11 @@ class SolverBot:
         self._cands: tuple[str, dict[int, tuple[Side, ...]], list[list[tuple[int, int, int]]]] | None = None
 
     # -- timing ----------------------------------------------------------------------------------------
+    def _seed_text(self, *key: Any) -> str:
+        return "/".join(map(str, ("neurorace-bot", self.seed, self.seat, self._step, *key)))
+
     def _random(self, *key: Any) -> random.Random:
-        return random.Random("/".join(map(str, ("neurorace-bot", self.seed, self.seat, self._step, *key))))
+        return random.Random(self._seed_text(*key))
 
     def _draw(self, *key: Any) -> float:
         """The first ``random()`` of ``_random(*key)``, kept for this step (asked again, the bot draws the same)."""
@@ -102,7 +130,7 @@ class SolverBot:
             memo = self._draws = (self._step, {})
         value = memo[1].get(key)
         if value is None:
-            value = memo[1][key] = self._random(*key).random()
+            value = memo[1][key] = _first_random(self._generator, self._seed_text(*key))
         return value
 
     def _at(self, factor: float, *key: Any) -> int:
