@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from mindtable.games.neurorace.components import TILES, Side
-from mindtable.games.neurorace.tasks import PLACES, Place, Task, layout_problems, sign_holds
+from mindtable.games.neurorace.tasks import PLACES, Place, Task, layout_problems
 
 #: A layout: for each place from ``start`` on, (item index, side index).
 Layout = list[tuple[int, int]]
@@ -85,8 +85,22 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
         ]
 
 
-#: (task, start) -> {side: the places from ``start`` on (counted from ``start``) that the side satisfies}.
-_HITS: dict[tuple[Task, int], dict[Side, tuple[int, ...]]] = {}
+#: task -> {side: the places (0-6) that the side satisfies}, for the shipped sides.
+_HITS: dict[Task, dict[Side, list[int]]] = {}
+
+
+def _hits(task: Task) -> dict[Side, list[int]]:
+    hits = _HITS.get(task)
+    if hits is None:
+        if len(_HITS) >= 4096:
+            _HITS.clear()
+        hits = {side: [] for side in _ALL_SIDES}
+        for j, place in enumerate(task.places):
+            for side, fits in _matches(place).items():
+                if fits and side in hits:
+                    hits[side].append(j)
+        _HITS[task] = hits
+    return hits
 
 
 def candidates_by_place(
@@ -101,14 +115,8 @@ def candidates_by_place(
     places = task.places[start:]
     if items is None:
         return [candidates(place, items) for place in places]
-    key = (task, start)
-    hits = _HITS.get(key)
-    if hits is None:
-        if len(_HITS) >= 4096:
-            _HITS.clear()
-        tables = [_matches(place) for place in places]
-        hits = _HITS[key] = {side: tuple(j for j, table in enumerate(tables) if table[side]) for side in _ALL_SIDES}
-    cands: list[list[Candidate]] = [[] for _ in places]
+    hits = _hits(task)
+    cands: list[list[Candidate]] = [[] for _ in task.places]
     try:
         for item, sides in zip(range(len(items)) if keys is None else keys, items, strict=True):
             for index, side in enumerate(sides):
@@ -118,7 +126,8 @@ def candidates_by_place(
         cands = [candidates(place, items) for place in places]
         if keys is not None:
             cands = [[(keys[item], side, number) for item, side, number in found] for found in cands]
-    return cands
+        return cands
+    return cands[start:]
 
 
 def solve(
@@ -150,31 +159,37 @@ def solve_candidates(
     count = PLACES - start
     if count <= 0:
         return []
-    # Numbers at each place from which the places to the right can still be completed.
-    feasible: list[set[int]] = [set() for _ in range(count)]
+    # Keep at each place the candidates from which the places to the right can still be completed (by numbers
+    # alone): a sign needs only the smallest or largest number kept to its right. Places without a sign keep
+    # their list as it is. Only a dead end is cut, so the search meets the layouts in the same order.
+    signs = task.signs
+    pruned: list[Sequence[Candidate]] = [()] * count
+    low = high = 0
     for j in reversed(range(count)):
-        numbers = {c[2] for c in cands[j]}
-        if j < count - 1:
-            right = feasible[j + 1]
-            sign = task.signs[start + j]
-            if sign == "<":
-                numbers = {n for n in numbers if n < max(right)}
-            elif sign == ">":
-                numbers = {n for n in numbers if n > min(right)}
-        if not numbers:
+        kept = cands[j]
+        sign = signs[start + j] if j < count - 1 else None
+        if sign == "<":
+            kept = [c for c in kept if c[2] < high]
+        elif sign == ">":
+            kept = [c for c in kept if c[2] > low]
+        if not kept:
             return None
-        feasible[j] = numbers
-    first_sign = task.signs[start - 1] if start > 0 and previous is not None else None
-    pruned = [[c for c in cands[j] if c[2] in feasible[j]] for j in range(count)]
+        pruned[j] = kept
+        if j and signs[start + j - 1] is not None:
+            numbers = [c[2] for c in kept]
+            low, high = min(numbers), max(numbers)
+    first_sign = signs[start - 1] if start > 0 and previous is not None else None
     used: set[int] = set()
     chosen: Layout = []
 
     def search(j: int, last: int | None) -> bool:
         if j == count:
             return True
-        sign = first_sign if j == 0 else task.signs[start + j - 1]
+        # The sign between this place and the one to its left, when a number lies there (sign_holds, inline).
+        sign = None if last is None else first_sign if j == 0 else signs[start + j - 1]
+        left = 0 if last is None else last
         for item, side, number in pruned[j]:
-            if item in used or (last is not None and not sign_holds(sign, last, number)):
+            if item in used or (sign == "<" and left >= number) or (sign == ">" and left <= number):
                 continue
             used.add(item)
             chosen.append((item, side))
