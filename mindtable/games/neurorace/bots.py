@@ -77,6 +77,12 @@ def _task(text: str) -> Task:
     return parse_task(text)
 
 
+@lru_cache(maxsize=256)
+def _find_factors(text: str) -> tuple[float, ...]:
+    """How much longer than an action finding a tile for each place takes: ``1 + bits / 2`` (see the module doc)."""
+    return tuple(1.0 + math.log2(120 / max(1, count)) / 2 for count in choices(_task(text)))
+
+
 class SolverBot:
     """Plans with the solver; ``actions_per_second`` sets its speed, ``mistakes_per_task`` its accuracy."""
 
@@ -118,7 +124,7 @@ class SolverBot:
 
     # -- timing ----------------------------------------------------------------------------------------
     def _seed_text(self, *key: Any) -> str:
-        return "/".join(map(str, ("neurorace-bot", self.seed, self.seat, self._step, *key)))
+        return "/".join((f"neurorace-bot/{self.seed}/{self.seat}/{self._step}", *map(str, key)))
 
     def _random(self, *key: Any) -> random.Random:
         return random.Random(self._seed_text(*key))
@@ -195,8 +201,7 @@ class SolverBot:
             if filled:
                 return Decision({"type": "take_back"}, self._at(1.0, "take_back"))
             return None  # wait for tiles held by others to come back
-        bits = math.log2(120 / max(1, choices(task)[filled]))
-        factor = 1.0 + bits / 2
+        factor = _find_factors(me["task"])[filled]
         if self.mistake_chance and self._draw("mistake", view["round"], filled) < self.mistake_chance:
             rnd = self._random("mistake", view["round"], filled)
             rnd.random()
