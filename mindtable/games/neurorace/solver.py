@@ -85,22 +85,31 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
         ]
 
 
-#: task -> {side: the places (0-6) that the side satisfies}, for the shipped sides.
-_HITS: dict[Task, dict[Side, list[int]]] = {}
+#: task -> {a tile's sides: its (place, side index, number) for every place (0-6) a side satisfies}.
+_HITS: dict[Task, dict[tuple[Side, ...], tuple[tuple[int, int, int], ...]]] = {}
 
 
-def _hits(task: Task) -> dict[Side, list[int]]:
+def _hits(task: Task) -> dict[tuple[Side, ...], tuple[tuple[int, int, int], ...]]:
     hits = _HITS.get(task)
     if hits is None:
-        if len(_HITS) >= 4096:
+        if len(_HITS) >= 1024:
             _HITS.clear()
-        hits = {side: [] for side in _ALL_SIDES}
-        for j, place in enumerate(task.places):
-            for side, fits in _matches(place).items():
-                if fits and side in hits:
-                    hits[side].append(j)
-        _HITS[task] = hits
+        hits = _HITS[task] = {}
     return hits
+
+
+def _tile_hits(task: Task, sides: tuple[Side, ...]) -> tuple[tuple[int, int, int], ...]:
+    """(place, side index, number) for each place of ``task`` a side satisfies, side by side, places in order."""
+    found = []
+    for index, side in enumerate(sides):
+        for j, place in enumerate(task.places):
+            table = _matches(place)
+            fits = table.get(side)
+            if fits is None:  # a side that is not on the shipped tiles: learn it
+                fits = table[side] = place.matches(side)
+            if fits:
+                found.append((j, index, side[2]))
+    return tuple(found)
 
 
 def candidates_by_place(
@@ -109,8 +118,8 @@ def candidates_by_place(
     """``[candidates(place, items) for place in task.places[start:]]``, from one pass over the items.
 
     ``keys`` (as many as ``items``) name the items in the candidates instead of their indices, for
-    :func:`solve_candidates`. Speed (issue 14): each side is looked up once for the places it satisfies instead of
-    once per place; the lists come out in the same order (item by item, each item's sides in order).
+    :func:`solve_candidates`. Speed (issue 14): what a tile's sides satisfy is worked out once per task; the
+    lists come out in the same order (item by item, each item's sides in order).
     """
     places = task.places[start:]
     if items is None:
@@ -119,10 +128,13 @@ def candidates_by_place(
     cands: list[list[Candidate]] = [[] for _ in task.places]
     try:
         for item, sides in zip(range(len(items)) if keys is None else keys, items, strict=True):
-            for index, side in enumerate(sides):
-                for j in hits[side]:
-                    cands[j].append((item, index, side[2]))
-    except (KeyError, TypeError):  # a side not on the shipped tiles, or sides given as lists: place by place
+            tile = sides if type(sides) is tuple else tuple(sides)
+            found = hits.get(tile)
+            if found is None:
+                found = hits[tile] = _tile_hits(task, tile)
+            for j, index, number in found:
+                cands[j].append((item, index, number))
+    except TypeError:  # a side given as a list (not hashable): place by place
         cands = [candidates(place, items) for place in places]
         if keys is not None:
             cands = [[(keys[item], side, number) for item, side, number in found] for found in cands]
