@@ -33,6 +33,7 @@ Layout = list[tuple[int, int]]
 Candidate = tuple[int, int, int]  # item, side index, number
 
 _ALL_SIDES: tuple[Side, ...] = tuple(side for tile in TILES for side in tile)
+_SHIPPED = frozenset(_ALL_SIDES)
 
 
 @lru_cache(maxsize=512)
@@ -85,31 +86,44 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
         ]
 
 
-#: task -> {a tile's sides: its (place, side index, number) for every place (0-6) a side satisfies}.
-_HITS: dict[Task, dict[tuple[Side, ...], tuple[tuple[int, int, int], ...]]] = {}
+#: task -> ({side: the places (0-6) it satisfies}, {a tile's sides: its (place, side index, number) for every
+#: place a side satisfies}); both filled in as sides are met.
+_HITS: dict[Task, tuple[dict[Side, tuple[int, ...]], dict[tuple[Side, ...], tuple[tuple[int, int, int], ...]]]] = {}
 
 
-def _hits(task: Task) -> dict[tuple[Side, ...], tuple[tuple[int, int, int], ...]]:
+def _hits(task: Task) -> tuple[dict[Side, tuple[int, ...]], dict[tuple[Side, ...], tuple[tuple[int, int, int], ...]]]:
     hits = _HITS.get(task)
     if hits is None:
         if len(_HITS) >= 1024:
             _HITS.clear()
-        hits = _HITS[task] = {}
+        by_side: dict[Side, list[int]] = {}
+        for j, place in enumerate(task.places):
+            for side, fits in _matches(place).items():
+                if fits and side in _SHIPPED:  # every place knows the shipped sides; others are asked when met
+                    by_side.setdefault(side, []).append(j)
+        hits = _HITS[task] = ({side: tuple(places) for side, places in by_side.items()}, {})
     return hits
 
 
-def _tile_hits(task: Task, sides: tuple[Side, ...]) -> tuple[tuple[int, int, int], ...]:
+def _tile_hits(
+    task: Task, by_side: dict[Side, tuple[int, ...]], sides: tuple[Side, ...]
+) -> tuple[tuple[int, int, int], ...]:
     """(place, side index, number) for each place of ``task`` a side satisfies, side by side, places in order."""
-    found = []
+    found: list[tuple[int, int, int]] = []
     for index, side in enumerate(sides):
-        for j, place in enumerate(task.places):
-            table = _matches(place)
-            fits = table.get(side)
-            if fits is None:  # a side that is not on the shipped tiles: learn it
-                fits = table[side] = place.matches(side)
-            if fits:
-                found.append((j, index, side[2]))
+        places = by_side.get(side)
+        if places is None:  # a side no place of the task was asked about yet: ask each place
+            places = by_side[side] = tuple(j for j, place in enumerate(task.places) if _fits(place, side))
+        found.extend((j, index, side[2]) for j in places)
     return tuple(found)
+
+
+def _fits(place: Place, side: Side) -> bool:
+    table = _matches(place)
+    fits = table.get(side)
+    if fits is None:  # a side that is not on the shipped tiles: learn it
+        fits = table[side] = place.matches(side)
+    return fits
 
 
 def candidates_by_place(
@@ -124,14 +138,14 @@ def candidates_by_place(
     places = task.places[start:]
     if items is None:
         return [candidates(place, items) for place in places]
-    hits = _hits(task)
+    by_side, hits = _hits(task)
     cands: list[list[Candidate]] = [[] for _ in task.places]
     try:
         for item, sides in zip(range(len(items)) if keys is None else keys, items, strict=True):
             tile = sides if type(sides) is tuple else tuple(sides)
             found = hits.get(tile)
             if found is None:
-                found = hits[tile] = _tile_hits(task, tile)
+                found = hits[tile] = _tile_hits(task, by_side, tile)
             for j, index, number in found:
                 cands[j].append((item, index, number))
     except TypeError:  # a side given as a list (not hashable): place by place
