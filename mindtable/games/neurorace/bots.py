@@ -181,7 +181,7 @@ class SolverBot:
             return None
         task = _task(me["task"])
         slots = me["slots"]
-        filled = next((i for i, entry in enumerate(slots) if entry is None), PLACES)
+        filled = slots.index(None) if None in slots else PLACES  # the first empty place
         hand = me["hand"]
         if self._mistake is not None and (self._mistake[0] != view["round"] or filled > self._mistake[1]):
             self._mistake = None
