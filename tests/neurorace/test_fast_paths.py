@@ -199,3 +199,25 @@ def test_views_built_together_equal_each_seats_own_and_keep_shared_parts_read_on
         for entry in mine["centre"]:
             entry["up"]["number"] = -1
         assert match.view(0) == own[0] == match.views(seats)[0]
+
+
+@SLOW
+@given(seed=st.integers(0, 10_000), changes=st.lists(st.tuples(st.integers(0, 59), st.integers(0, 2)), max_size=8))
+def test_views_built_together_follow_a_centre_changed_outside_the_moves(seed: int, changes: list[Any]) -> None:
+    """Views built together keep the centre between moves; a state edited by hand (tests, tools) is read again."""
+    for match in _positions(2, seed, 60):
+        match.views([0, 1])
+        centre = match.state["centre"]
+        for spot, how in changes:
+            entry = centre[spot]
+            if entry is None:
+                continue
+            if how == 0:
+                entry[1] ^= 1  # turned in place
+            elif how == 1:
+                centre[spot] = [entry[0], 1 - entry[1]]  # replaced
+            else:
+                centre[spot] = None  # taken away (and put back below)
+                assert match.views([0, 1]) == {seat: match.view(seat) for seat in (0, 1)}
+                centre[spot] = entry
+            assert match.views([0, 1]) == {seat: match.view(seat) for seat in (0, 1)}
