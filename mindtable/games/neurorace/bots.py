@@ -303,6 +303,7 @@ class SolverBot:
 
 
 _UNKNOWN: Any = object()
+_HAND = frozenset((-1,))  # the spot of the tile in hand, in a plan
 #: Up side -> the sides the bot knows of a centre tile showing it (the up side, and the back when it is unique).
 _KNOWN: dict[Side, tuple[Side, ...]] = {up: (up,) if down is None else (up, down) for up, down in BACKS.items()}
 
@@ -334,7 +335,7 @@ def _follow(
     if steps is None:
         # No layout with these tiles: none with fewer either (the same card, nothing new in hand).
         return None if key[1:] == (filled, previous, held) else _UNKNOWN
-    if any(spot != -1 and spot not in centre for spot, _ in steps[1:]):
+    if not {spot for spot, _ in steps[1:]} - _HAND <= centre.keys():  # a later tile of the plan left the centre
         return _UNKNOWN
     first_spot, first_side = steps[0]
     if key[1:] == (filled, previous, held):

@@ -698,7 +698,7 @@ class NeuroRace(Game):
             if hand is not None:
                 players = list(public["players"])
                 mine = dict(players[seat])
-                mine["hand"] = dict(mine["hand"], down=side_dict(tile_side(hand["tile"], 1 - hand["up"])))
+                mine["hand"] = dict(mine["hand"], down=_SHOWN_SIDES[hand["tile"] * 2 + 1 - hand["up"]])
                 players[seat] = mine
                 view["players"] = players
             views[seat] = view
