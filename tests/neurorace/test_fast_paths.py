@@ -221,3 +221,22 @@ def test_views_built_together_follow_a_centre_changed_outside_the_moves(seed: in
                 assert match.views([0, 1]) == {seat: match.view(seat) for seat in (0, 1)}
                 centre[spot] = entry
             assert match.views([0, 1]) == {seat: match.view(seat) for seat in (0, 1)}
+
+
+@pytest.mark.parametrize("odd", [[5, True], [-1, 0], [3, 2], [3, -1], [3.0, 1], [3, 1, 0], "x"])
+def test_views_built_together_read_a_hand_made_centre_as_each_seats_own_view_does(odd: Any) -> None:
+    match = mindtable.new_match("neurorace", players=2, seed=5, options={"countdown_seconds": 0})
+    match.apply({"type": "ready", "seat": 0, "at": 0})
+    match.apply({"type": "ready", "seat": 1, "at": 0})
+    match.views([0, 1])
+    match.state["centre"][4] = odd
+
+    def outcome(build: Any) -> Any:
+        try:
+            return build()
+        except Exception as exc:  # the same error either way is the point
+            return type(exc)
+
+    assert outcome(lambda: match.views([0, 1])) == outcome(lambda: {s: match.view(s) for s in (0, 1)})
+    taken = [action["spot"] for action in match.legal_actions(0) if action["type"] == "take"]
+    assert taken == [spot for spot, entry in enumerate(match.state["centre"]) if entry is not None]
