@@ -27,7 +27,7 @@ import random
 from functools import lru_cache
 from hashlib import sha512
 from itertools import compress, count
-from operator import ne
+from operator import itemgetter, ne
 from typing import Any
 
 from mindtable.core.bots import Decision, Observation
@@ -70,8 +70,8 @@ if any(
     _first_random = _first_random_plain  # another Python seeds texts otherwise: the plain way
 
 
-def _side(data: dict[str, Any]) -> Side:
-    return (data["symbol"], data["colour"], data["number"])
+#: A side shown as a dict -> (symbol, colour, number).
+_side: Any = itemgetter("symbol", "colour", "number")
 
 
 @lru_cache(maxsize=256)
@@ -235,8 +235,7 @@ class SolverBot:
         centre = {}
         known = _KNOWN
         for entry in raw:
-            up = entry["up"]
-            side = (up["symbol"], up["colour"], up["number"])
+            side = _side(entry["up"])
             sides = known.get(side)
             if sides is None:
                 down = BACKS.get(side)

@@ -90,7 +90,14 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
 _HITS: dict[Task, dict[Side, tuple[int, ...]]] = {}
 
 
+#: id(task) -> (task, its hits): a task's hash is worked out field by field; a bot asks with the same task object.
+_HITS_BY_ID: dict[int, tuple[Task, dict[Side, tuple[int, ...]]]] = {}
+
+
 def _hits(task: Task) -> dict[Side, tuple[int, ...]]:
+    known = _HITS_BY_ID.get(id(task))
+    if known is not None and known[0] is task:
+        return known[1]
     hits = _HITS.get(task)
     if hits is None:
         if len(_HITS) >= 1024:
@@ -101,6 +108,9 @@ def _hits(task: Task) -> dict[Side, tuple[int, ...]]:
                 if fits and side in _SHIPPED:  # every place knows the shipped sides; others are asked when met
                     by_side[side].append(j)
         hits = _HITS[task] = {side: tuple(places) for side, places in by_side.items()}
+    if len(_HITS_BY_ID) >= 1024:
+        _HITS_BY_ID.clear()
+    _HITS_BY_ID[id(task)] = (task, hits)  # the task is kept: its id is not reused while it is here
     return hits
 
 
