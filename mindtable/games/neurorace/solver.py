@@ -33,7 +33,6 @@ Layout = list[tuple[int, int]]
 Candidate = tuple[int, int, int]  # item, side index, number
 
 _ALL_SIDES: tuple[Side, ...] = tuple(side for tile in TILES for side in tile)
-_SHIPPED = frozenset(_ALL_SIDES)
 
 
 @lru_cache(maxsize=512)
@@ -104,14 +103,20 @@ def _hits(task: Task) -> dict[Side, tuple[int, ...]]:
             _HITS.clear()
         by_side: dict[Side, list[int]] = {side: [] for side in _ALL_SIDES}
         for j, place in enumerate(task.places):
-            for side, fits in _matches(place).items():
-                if fits and side in _SHIPPED:  # every place knows the shipped sides; others are asked when met
-                    by_side[side].append(j)
+            for side in _shipped_fits(place):  # sides not on the shipped tiles are asked when met
+                by_side[side].append(j)
         hits = _HITS[task] = {side: tuple(places) for side, places in by_side.items()}
     if len(_HITS_BY_ID) >= 1024:
         _HITS_BY_ID.clear()
     _HITS_BY_ID[id(task)] = (task, hits)  # the task is kept: its id is not reused while it is here
     return hits
+
+
+@lru_cache(maxsize=512)
+def _shipped_fits(place: Place) -> tuple[Side, ...]:
+    """The shipped sides that satisfy ``place``."""
+    table = _matches(place)
+    return tuple(side for side in _ALL_SIDES if table[side])
 
 
 def _fits(place: Place, side: Side) -> bool:
