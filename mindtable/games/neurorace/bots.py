@@ -21,14 +21,18 @@ probability ``mistakes_per_task / 7``); it does not notice them, so the check at
 
 from __future__ import annotations
 
+import _random
 import math
 import random
 from functools import lru_cache
+from hashlib import sha512
+from itertools import compress, count
+from operator import itemgetter, ne
 from typing import Any
 
 from mindtable.core.bots import Decision, Observation
 from mindtable.games.neurorace.components import TILES, Side
-from mindtable.games.neurorace.solver import choices, solve
+from mindtable.games.neurorace.solver import candidates_by_place, choices, solve_candidates
 from mindtable.games.neurorace.tasks import PLACES, Task, parse_task
 
 
@@ -44,13 +48,41 @@ def _build_backs() -> dict[Side, Side | None]:
 BACKS = _build_backs()
 
 
-def _side(data: dict[str, Any]) -> Side:
-    return (data["symbol"], data["colour"], data["number"])
+_SEED = _random.Random.seed  # the generator's own seeding from an integer, below random.Random.seed
+
+
+def _first_random(generator: random.Random, text: str) -> float:
+    """``random.Random(text).random()``, from ``generator`` seeded again (speed, issue 14: no generator made each
+    time). It is seeded with the integer ``random.Random.seed`` derives from a text (version 2)."""
+    data = text.encode()
+    _SEED(generator, int.from_bytes(data + sha512(data).digest()))
+    return generator.random()
+
+
+def _first_random_plain(generator: random.Random, text: str) -> float:
+    return random.Random(text).random()
+
+
+if any(
+    _first_random(random.Random(), text) != _first_random_plain(random.Random(), text)
+    for text in ("", "neurorace-bot/0/1/2/delay/take", "é")
+):
+    _first_random = _first_random_plain  # another Python seeds texts otherwise: the plain way
+
+
+#: A side shown as a dict -> (symbol, colour, number).
+_side: Any = itemgetter("symbol", "colour", "number")
 
 
 @lru_cache(maxsize=256)
 def _task(text: str) -> Task:
     return parse_task(text)
+
+
+@lru_cache(maxsize=256)
+def _find_factors(text: str) -> tuple[float, ...]:
+    """How much longer than an action finding a tile for each place takes: ``1 + bits / 2`` (see the module doc)."""
+    return tuple(1.0 + math.log2(120 / max(1, count)) / 2 for count in choices(_task(text)))
 
 
 class SolverBot:
@@ -76,20 +108,28 @@ class SolverBot:
         self.start_delay_ms = start_delay_ms
         self.jitter = jitter
         self._signature: Any = None
+        #: The last decision while playing: (step, task, centre as read, decision).
+        self._decided: tuple[int, Any, list[Any], Decision | None] | None = None
         self._since = 0
         self._step = 0
         self._mistake: tuple[int, int, int] | None = None  # round, slot, spot of a tile laid on purpose wrong
         self._draws: tuple[int, dict[tuple[Any, ...], float]] = (-1, {})
+        self._generator = random.Random()  # seeded again for each draw (see _first_random)
         #: Every reading of the centre since the last plan was the same or one tile fewer.
         self._centre_shrunk = False
         self._centre: tuple[list[dict[str, Any]], dict[int, tuple[Side, ...]]] | None = None
         # The last plan: (task, filled, previous, hand), the centre it was made with (spot -> sides), and the plan
         # as (spot, side) pairs (spot -1: the tile in hand), or None when there was none.
         self._plan: tuple[tuple[Any, ...], dict[int, tuple[Side, ...]], list[tuple[int, int]] | None] | None = None
+        # The centre's candidates for every place of the card: (task, the centre, the candidates by place).
+        self._cands: tuple[str, dict[int, tuple[Side, ...]], list[list[tuple[int, int, int]]]] | None = None
 
     # -- timing ----------------------------------------------------------------------------------------
+    def _seed_text(self, *key: Any) -> str:
+        return "/".join((f"neurorace-bot/{self.seed}/{self.seat}/{self._step}", *map(str, key)))
+
     def _random(self, *key: Any) -> random.Random:
-        return random.Random("/".join(map(str, ("neurorace-bot", self.seed, self.seat, self._step, *key))))
+        return random.Random(self._seed_text(*key))
 
     def _draw(self, *key: Any) -> float:
         """The first ``random()`` of ``_random(*key)``, kept for this step (asked again, the bot draws the same)."""
@@ -98,7 +138,7 @@ class SolverBot:
             memo = self._draws = (self._step, {})
         value = memo[1].get(key)
         if value is None:
-            value = memo[1][key] = self._random(*key).random()
+            value = memo[1][key] = _first_random(self._generator, self._seed_text(*key))
         return value
 
     def _at(self, factor: float, *key: Any) -> int:
@@ -116,6 +156,19 @@ class SolverBot:
             self._signature = signature
             self._since = observation.now
             self._step += 1
+        elif view["phase"] == "playing":
+            # Asked again with nothing it reads changed (another seat turned or laid a tile): the same decision.
+            # Deciding is a function of the step, the task and the centre (every draw is kept per step), so this
+            # only skips the work (speed, issue 14).
+            last = self._decided
+            if last is not None and last[0] == self._step and last[1] == me["task"] and last[2] == view["centre"]:
+                return last[3]
+        decision = self._decide(view, me, observation)
+        if view["phase"] == "playing":
+            self._decided = (self._step, me["task"], list(view["centre"]), decision)
+        return decision
+
+    def _decide(self, view: dict[str, Any], me: dict[str, Any], observation: Observation) -> Decision | None:
         if view["phase"] == "ready":
             # A bot only ever marks itself ready; the round starts for everyone after the countdown.
             legal = {action["type"] for action in observation.legal_actions}
@@ -128,7 +181,7 @@ class SolverBot:
             return None
         task = _task(me["task"])
         slots = me["slots"]
-        filled = next((i for i, entry in enumerate(slots) if entry is None), PLACES)
+        filled = slots.index(None) if None in slots else PLACES  # the first empty place
         hand = me["hand"]
         if self._mistake is not None and (self._mistake[0] != view["round"] or filled > self._mistake[1]):
             self._mistake = None
@@ -150,8 +203,7 @@ class SolverBot:
             if filled:
                 return Decision({"type": "take_back"}, self._at(1.0, "take_back"))
             return None  # wait for tiles held by others to come back
-        bits = math.log2(120 / max(1, choices(task)[filled]))
-        factor = 1.0 + bits / 2
+        factor = _find_factors(me["task"])[filled]
         if self.mistake_chance and self._draw("mistake", view["round"], filled) < self.mistake_chance:
             rnd = self._random("mistake", view["round"], filled)
             rnd.random()
@@ -173,7 +225,8 @@ class SolverBot:
             if raw == before:
                 return centre
             if len(raw) == len(before) - 1:
-                gone = next((i for i, (a, b) in enumerate(zip(raw, before, strict=False)) if a != b), len(raw))
+                # The first entry that differs (compared as `a != b`, by C iterators: speed, issue 14).
+                gone = next(compress(count(), map(ne, raw, before)), len(raw))
                 if raw[gone:] == before[gone + 1 :]:
                     centre = dict(centre)
                     del centre[before[gone]["spot"]]
@@ -182,8 +235,7 @@ class SolverBot:
         centre = {}
         known = _KNOWN
         for entry in raw:
-            up = entry["up"]
-            side = (up["symbol"], up["colour"], up["number"])
+            side = _side(entry["up"])
             sides = known.get(side)
             if sides is None:
                 down = BACKS.get(side)
@@ -217,15 +269,40 @@ class SolverBot:
                 self._plan = (key, last[1], steps)
                 self._centre_shrunk = True
                 return steps
-        spots, items = _items(centre, held)
-        layout = solve(task, items, start=filled, previous=previous)
-        steps = None if layout is None else [(spots[item], side) for item, side in layout]
+        steps = solve_candidates(task, self._candidates(task, key, centre, held), start=filled, previous=previous)
         self._plan = (key, centre, steps)
         self._centre_shrunk = True
         return steps
 
+    def _candidates(
+        self,
+        task: Task,
+        key: tuple[Any, ...],
+        centre: dict[int, tuple[Side, ...]],
+        held: tuple[int, tuple[Side, ...]] | None,
+    ) -> list[list[tuple[int, int, int]]]:
+        """The solver's candidates for the places left, naming each tile by its spot (-1: the tile in hand), in the
+        solver's order (the tile in hand first, then the centre in spot order).
+
+        Speed (issue 14): the centre's candidates for every place of the card are listed once; while tiles have
+        only left the centre since, the candidates without the tiles that left are exactly those listed afresh.
+        """
+        text, filled, _, _ = key
+        memo = self._cands
+        if memo is None or memo[0] != text or not centre.items() <= memo[1].items():
+            memo = self._cands = (text, centre, candidates_by_place(task, list(centre.values()), 0, list(centre)))
+        if len(centre) == len(memo[1]):
+            places = memo[2][filled:]
+        else:
+            places = [[found for found in place if found[0] in centre] for place in memo[2][filled:]]
+        if held is None:
+            return places
+        mine = candidates_by_place(task, [held[1]], filled, [-1])
+        return [first + rest for first, rest in zip(mine, places, strict=True)]
+
 
 _UNKNOWN: Any = object()
+_HAND = frozenset((-1,))  # the spot of the tile in hand, in a plan
 #: Up side -> the sides the bot knows of a centre tile showing it (the up side, and the back when it is unique).
 _KNOWN: dict[Side, tuple[Side, ...]] = {up: (up,) if down is None else (up, down) for up, down in BACKS.items()}
 
@@ -257,7 +334,7 @@ def _follow(
     if steps is None:
         # No layout with these tiles: none with fewer either (the same card, nothing new in hand).
         return None if key[1:] == (filled, previous, held) else _UNKNOWN
-    if any(spot != -1 and spot not in centre for spot, _ in steps[1:]):
+    if not {spot for spot, _ in steps[1:]} - _HAND <= centre.keys():  # a later tile of the plan left the centre
         return _UNKNOWN
     first_spot, first_side = steps[0]
     if key[1:] == (filled, previous, held):

@@ -19,7 +19,6 @@ proved solvable with the shipped tiles. The shipped deck is ``generate_deck(DECK
 from __future__ import annotations
 
 import random
-import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -186,6 +185,8 @@ def deck_problems(cards: Iterable[Card]) -> list[str]:
 
 def difficulty_curve(cards: Iterable[Card]) -> dict[int, dict[str, float]]:
     """Per level: min, median, max difficulty (bits) of its tasks."""
+    import statistics  # here: only the deck tools need it, and importing it costs every match a few ms
+
     by_level: dict[int, list[float]] = {}
     for card in cards:
         by_level.setdefault(card.level, []).extend(difficulty(task) for task in card.tasks)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any, ClassVar
@@ -93,6 +94,136 @@ def _centre_view(centre: list[Any]) -> list[dict[str, Any]]:
             side = tiles[entry[0]][entry[1]]
             shown.append({"spot": spot, "up": {"symbol": side[0], "colour": side[1], "number": side[2]}})
     return shown
+
+
+class _Shown(dict[str, Any]):
+    """A read-only dict, shared by the views :meth:`NeuroRace.views` hands to bots (speed, issue 14).
+
+    Tiles never change, so the dict showing a side (or a centre tile at a spot) can be built once and handed out
+    every step: a bot that keeps the centre it last read then compares it with the new one by identity, element
+    by element, instead of field by field. Views built together are read-only by contract (``Match.views``); a
+    caller that breaks it gets an error here instead of changing every later view. Copies (``copy``, ``pickle``,
+    ``dict(...)``) are plain dicts. :meth:`NeuroRace.view` never shares: each call builds fresh dicts.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("views built together share this part and are read-only: copy it to change it")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: Any) -> dict[str, Any]:
+        import copy
+
+        return copy.deepcopy(dict(self), memo)
+
+
+#: tile * 2 + up -> the shared dict showing that side (as ``side_dict``).
+_SHOWN_SIDES: tuple[_Shown, ...] = tuple(_Shown(side_dict(side)) for tile in TILES for side in tile)
+
+
+class _SpotEntries(dict[int, "_Shown"]):
+    """tile * 2 + up -> the shared centre entry ``{"spot", "up"}`` of one spot, made when first shown."""
+
+    __slots__ = ("spot",)
+
+    def __init__(self, spot: int) -> None:
+        super().__init__()
+        self.spot = spot
+
+    def __missing__(self, key: int) -> _Shown:
+        entry = self[key] = _Shown(spot=self.spot, up=_SHOWN_SIDES[key])
+        return entry
+
+
+_SHOWN_SPOTS: tuple[_SpotEntries, ...] = tuple(_SpotEntries(spot) for spot in range(TILE_COUNT))
+
+
+#: id(a state's centre) -> (that centre, a copy of it, its shared view entries and its full spots, in spot
+#: order). The moves that change the centre keep them up to date (:func:`_centre_changed`); they are used only
+#: while the copy still equals the state's centre, so a centre changed any other way is simply read again.
+_CENTRES: dict[int, tuple[list[Any], list[Any], list[_Shown], list[int]]] = {}
+
+
+def _kept_centre(centre: list[Any]) -> tuple[list[Any], list[Any], list[_Shown], list[int]] | None:
+    known = _CENTRES.get(id(centre))
+    if known is not None and known[0] is centre and known[1] == centre:
+        return known
+    return None
+
+
+def _plain_entry(entry: Any) -> bool:
+    return entry is None or (
+        type(entry) is list
+        and len(entry) == 2
+        and type(entry[0]) is int
+        and 0 <= entry[0] < TILE_COUNT
+        and type(entry[1]) is int
+        and 0 <= entry[1] <= 1
+    )
+
+
+def _shared_centre_view(centre: list[Any]) -> list[dict[str, Any]]:
+    """:func:`_centre_view` as a fresh list of shared read-only entries (see :class:`_Shown`).
+
+    Speed (issue 14): comparing the centre with the copy kept for it is about eight times cheaper than listing it.
+    """
+    known = _kept_centre(centre)
+    if known is not None:
+        return list(known[2])
+    if len(centre) != TILE_COUNT or not all(map(_plain_entry, centre)):
+        return _centre_view(centre)  # a centre made by hand that no state check would pass: as it always was
+    spots = _SHOWN_SPOTS
+    shown = [spots[spot][entry[0] * 2 + entry[1]] for spot, entry in enumerate(centre) if entry is not None]
+    if len(_CENTRES) >= 64:
+        _CENTRES.clear()
+    copied = [None if entry is None else list(entry) for entry in centre]
+    _CENTRES[id(centre)] = (centre, copied, shown, [entry["spot"] for entry in shown])
+    return list(shown)
+
+
+def _centre_changed(centre: list[Any], spot: int) -> None:
+    """Bring the copy and entries kept for ``centre`` up to date after a move changed ``centre[spot]`` (or forget
+    them if the copy differs anywhere else: the centre was changed some other way)."""
+    known = _CENTRES.get(id(centre))
+    if known is None or known[0] is not centre:
+        return
+    _, copied, shown, full = known
+    entry = centre[spot]
+    copied[spot] = None if entry is None else list(entry)
+    if copied != centre:
+        del _CENTRES[id(centre)]
+        return
+    index = bisect_left(full, spot)
+    present = index < len(full) and full[index] == spot
+    if entry is None:
+        if present:
+            del shown[index], full[index]
+    elif present:
+        shown[index] = _SHOWN_SPOTS[spot][entry[0] * 2 + entry[1]]
+    else:
+        shown.insert(index, _SHOWN_SPOTS[spot][entry[0] * 2 + entry[1]])
+        full.insert(index, spot)
+
+
+#: (card, side) -> the task's text, as views show it (the deck never changes while playing).
+_TASK_TEXTS: dict[tuple[int, int], str] = {}
+
+
+def _task_text(player: Mapping[str, Any]) -> str:
+    key = (player["card"], player["side"])
+    text = _TASK_TEXTS.get(key)
+    if text is None:
+        text = _TASK_TEXTS[key] = format_task(task_of(player))
+    return text
 
 
 #: NeuroRace's reason codes (besides the core's), with their English templates.
@@ -263,6 +394,9 @@ def _gate_stop(state: State, seat: int, at: Any) -> IllegalAction | None:
 
 
 def _full_spots(state: State, seat: Any) -> list[int]:
+    known = _kept_centre(state["centre"])  # kept by the views built together (speed, issue 14)
+    if known is not None:
+        return list(known[3])
     return [spot for spot, entry in enumerate(state["centre"]) if entry is not None]
 
 
@@ -580,60 +714,12 @@ class NeuroRace(Game):
         return list(range(players))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        reveal_tasks = state["phase"] in (PLAYING, OVER)
-        players = []
-        for index, player in enumerate(state["players"]):
-            hand = player["hand"]
-            hand_view = None
-            if hand is not None:
-                hand_view = {"from_spot": hand["spot"], "up": side_dict(tile_side(hand["tile"], hand["up"]))}
-                if index == seat:
-                    hand_view["down"] = side_dict(tile_side(hand["tile"], 1 - hand["up"]))
-            card = player["card"]
-            players.append(
-                {
-                    "seat": index,
-                    "level": player["level"],
-                    "card": card if reveal_tasks else None,
-                    "side": SIDE_NAMES[player["side"]] if reveal_tasks and card is not None else None,
-                    "task": format_task(task_of(player)) if reveal_tasks and card is not None else None,
-                    "slots": [
-                        None if entry is None else side_dict(tile_side(entry["tile"], entry["up"]))
-                        for entry in player["slots"]
-                    ],
-                    "hand": hand_view,
-                    "completed": player["completed"],
-                    "losses": player["losses"],
-                    "cards_won": list(player["won"]),
-                    "age": state["ages"][index],
-                    "stays_at_level": state["stay"][index],
-                    "end_vote": player["end_vote"],
-                }
-            )
-        due = _time_up_at(state)
-        return {
-            "mode": state["mode"],
-            "phase": state["phase"],
-            "start_rule": start_rule(state),
-            "ready": list(state.get("ready") or [False] * len(state["players"])),
-            "countdown_ends_at": state.get("countdown_ends_at"),
-            "countdown_ms": state.get("countdown_ms", 0),
-            "round": state["round"],
-            "last_level": state["last_level"],
-            "round_started_at": state["round_started_at"],
-            "time_up_at": due,
-            "limit_ms": state["limit_ms"],
-            "centre": _centre_view(state["centre"]),
-            "players": players,
-            "last_stop": state["last_stop"],
-            "you": seat,
-            "hidden": HIDDEN,
-            "outcome": state["outcome"],
-        }
+        return _view(state, seat, shared=False)
 
     def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
-        # Speed (issue 14): the public part once for all seats; a seat's own is "you" and its hand's down side.
-        public = self.view(state, None)
+        # Speed (issue 14): the public part once for all seats, its tiles shown by shared read-only dicts (see
+        # _Shown); a seat's own is "you" and its hand's down side.
+        public = _view(state, None, shared=True)
         views = {}
         for seat in seats:
             view = public.copy()
@@ -642,7 +728,7 @@ class NeuroRace(Game):
             if hand is not None:
                 players = list(public["players"])
                 mine = dict(players[seat])
-                mine["hand"] = dict(mine["hand"], down=side_dict(tile_side(hand["tile"], 1 - hand["up"])))
+                mine["hand"] = dict(mine["hand"], down=_SHOWN_SIDES[hand["tile"] * 2 + 1 - hand["up"]])
                 players[seat] = mine
                 view["players"] = players
             views[seat] = view
@@ -673,6 +759,66 @@ class NeuroRace(Game):
         if due is None:
             return None
         return Deadline(due, {"type": "time_up", "seat": None})
+
+
+def _view(state: State, seat: int | None, shared: bool) -> dict[str, Any]:
+    """What ``seat`` sees; ``shared``: tiles are shown by shared read-only dicts (:class:`_Shown`), else fresh."""
+    reveal_tasks = state["phase"] in (PLAYING, OVER)
+    sides = _SHOWN_SIDES
+    players = []
+    for index, player in enumerate(state["players"]):
+        hand = player["hand"]
+        hand_view = None
+        if hand is not None:
+            up = sides[hand["tile"] * 2 + hand["up"]] if shared else side_dict(tile_side(hand["tile"], hand["up"]))
+            hand_view = {"from_spot": hand["spot"], "up": up}
+            if index == seat:
+                hand_view["down"] = side_dict(tile_side(hand["tile"], 1 - hand["up"]))
+        card = player["card"]
+        shown = reveal_tasks and card is not None
+        if shared:
+            slots = [None if entry is None else sides[entry["tile"] * 2 + entry["up"]] for entry in player["slots"]]
+        else:
+            slots = [
+                None if entry is None else side_dict(tile_side(entry["tile"], entry["up"])) for entry in player["slots"]
+            ]
+        players.append(
+            {
+                "seat": index,
+                "level": player["level"],
+                "card": card if reveal_tasks else None,
+                "side": SIDE_NAMES[player["side"]] if shown else None,
+                "task": _task_text(player) if shown else None,
+                "slots": slots,
+                "hand": hand_view,
+                "completed": player["completed"],
+                "losses": player["losses"],
+                "cards_won": list(player["won"]),
+                "age": state["ages"][index],
+                "stays_at_level": state["stay"][index],
+                "end_vote": player["end_vote"],
+            }
+        )
+    due = _time_up_at(state)
+    return {
+        "mode": state["mode"],
+        "phase": state["phase"],
+        "start_rule": start_rule(state),
+        "ready": list(state.get("ready") or [False] * len(state["players"])),
+        "countdown_ends_at": state.get("countdown_ends_at"),
+        "countdown_ms": state.get("countdown_ms", 0),
+        "round": state["round"],
+        "last_level": state["last_level"],
+        "round_started_at": state["round_started_at"],
+        "time_up_at": due,
+        "limit_ms": state["limit_ms"],
+        "centre": _shared_centre_view(state["centre"]) if shared else _centre_view(state["centre"]),
+        "players": players,
+        "last_stop": state["last_stop"],
+        "you": seat,
+        "hidden": HIDDEN,
+        "outcome": state["outcome"],
+    }
 
 
 # -- helpers -----------------------------------------------------------------------------------------------
@@ -991,6 +1137,7 @@ def _apply(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         spot = action["spot"]
         tile, up = state["centre"][spot]
         state["centre"][spot] = None
+        _centre_changed(state["centre"], spot)
         player["hand"] = {"tile": tile, "up": up, "spot": spot, "at": at}
         return [
             Event("took", {"seat": seat, "spot": spot, "up": side_dict(tile_side(tile, up)), "at": at}),
@@ -1000,6 +1147,7 @@ def _apply(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         if action.get("spot") is not None:
             spot = action["spot"]
             state["centre"][spot][1] ^= 1
+            _centre_changed(state["centre"], spot)
             tile, up = state["centre"][spot]
             return [Event("turned", {"seat": seat, "spot": spot, "up": side_dict(tile_side(tile, up)), "at": at})]
         hand = player["hand"]
@@ -1025,6 +1173,7 @@ def _apply(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     if kind == "return":
         hand = player["hand"]
         state["centre"][hand["spot"]] = [hand["tile"], hand["up"]]
+        _centre_changed(state["centre"], hand["spot"])
         player["hand"] = None
         return [
             Event(

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from mindtable.games.neurorace.components import TILES, Side
-from mindtable.games.neurorace.tasks import PLACES, Place, Task, layout_problems, sign_holds
+from mindtable.games.neurorace.tasks import PLACES, Place, Task, layout_problems
 
 #: A layout: for each place from ``start`` on, (item index, side index).
 Layout = list[tuple[int, int]]
@@ -85,6 +85,79 @@ def candidates(place: Place, items: Sequence[Sequence[Side]] | None = None) -> l
         ]
 
 
+#: task -> {side: the places (0-6) it satisfies}, for the shipped sides and any other side met.
+_HITS: dict[Task, dict[Side, tuple[int, ...]]] = {}
+
+
+#: id(task) -> (task, its hits): a task's hash is worked out field by field; a bot asks with the same task object.
+_HITS_BY_ID: dict[int, tuple[Task, dict[Side, tuple[int, ...]]]] = {}
+
+
+def _hits(task: Task) -> dict[Side, tuple[int, ...]]:
+    known = _HITS_BY_ID.get(id(task))
+    if known is not None and known[0] is task:
+        return known[1]
+    hits = _HITS.get(task)
+    if hits is None:
+        if len(_HITS) >= 1024:
+            _HITS.clear()
+        by_side: dict[Side, list[int]] = {side: [] for side in _ALL_SIDES}
+        for j, place in enumerate(task.places):
+            for side in _shipped_fits(place):  # sides not on the shipped tiles are asked when met
+                by_side[side].append(j)
+        hits = _HITS[task] = {side: tuple(places) for side, places in by_side.items()}
+    if len(_HITS_BY_ID) >= 1024:
+        _HITS_BY_ID.clear()
+    _HITS_BY_ID[id(task)] = (task, hits)  # the task is kept: its id is not reused while it is here
+    return hits
+
+
+@lru_cache(maxsize=512)
+def _shipped_fits(place: Place) -> tuple[Side, ...]:
+    """The shipped sides that satisfy ``place``."""
+    table = _matches(place)
+    return tuple(side for side in _ALL_SIDES if table[side])
+
+
+def _fits(place: Place, side: Side) -> bool:
+    table = _matches(place)
+    fits = table.get(side)
+    if fits is None:  # a side that is not on the shipped tiles: learn it
+        fits = table[side] = place.matches(side)
+    return fits
+
+
+def candidates_by_place(
+    task: Task, items: Sequence[Sequence[Side]] | None, start: int = 0, keys: Sequence[int] | None = None
+) -> list[list[Candidate]]:
+    """``[candidates(place, items) for place in task.places[start:]]``, from one pass over the items.
+
+    ``keys`` (as many as ``items``) name the items in the candidates instead of their indices, for
+    :func:`solve_candidates`. Speed (issue 14): the places each side satisfies are listed once per task, so a
+    side costs one lookup instead of one per place; the lists come out in the same order (item by item, each
+    item's sides in order).
+    """
+    places = task.places[start:]
+    if items is None:
+        return [candidates(place, items) for place in places]
+    by_side = _hits(task)
+    cands: list[list[Candidate]] = [[] for _ in task.places]
+    try:
+        for item, sides in zip(range(len(items)) if keys is None else keys, items, strict=True):
+            for index, side in enumerate(sides):
+                fit = by_side.get(side)
+                if fit is None:  # a side that is not on the shipped tiles: ask each place
+                    fit = by_side[side] = tuple(j for j, place in enumerate(task.places) if _fits(place, side))
+                for j in fit:
+                    cands[j].append((item, index, side[2]))
+    except TypeError:  # a side given as a list (not hashable): place by place
+        cands = [candidates(place, items) for place in places]
+        if keys is not None:
+            cands = [[(keys[item], side, number) for item, side, number in found] for found in cands]
+        return cands
+    return cands[start:]
+
+
 def solve(
     task: Task,
     items: Sequence[Sequence[Side]] | None = None,
@@ -97,35 +170,54 @@ def solve(
     ``items`` are the tiles to choose from, each a list of the sides it may show (default: the 60 shipped
     tiles, both sides). ``previous`` is the number on place ``start - 1``, if it is already filled.
     """
+    if PLACES - start <= 0:
+        return []
+    return solve_candidates(task, candidates_by_place(task, items, start), start=start, previous=previous)
+
+
+def solve_candidates(
+    task: Task, cands: Sequence[Sequence[Candidate]], *, start: int = 0, previous: int | None = None
+) -> Layout | None:
+    """:func:`solve` from the candidates of places ``start``..6 as :func:`candidates_by_place` lists them.
+
+    The layout names items as the candidates do (their index, or the key given for them). A caller that keeps
+    candidates between solves (the solver bot, while tiles only leave the centre) filters them instead of
+    listing them again; the lists are only read here.
+    """
     count = PLACES - start
     if count <= 0:
         return []
-    cands = [candidates(task.places[start + j], items) for j in range(count)]
-    # Numbers at each place from which the places to the right can still be completed.
-    feasible: list[set[int]] = [set() for _ in range(count)]
+    # Keep at each place the candidates from which the places to the right can still be completed (by numbers
+    # alone): a sign needs only the smallest or largest number kept to its right. Places without a sign keep
+    # their list as it is. Only a dead end is cut, so the search meets the layouts in the same order.
+    signs = task.signs
+    pruned: list[Sequence[Candidate]] = [()] * count
+    low = high = 0
     for j in reversed(range(count)):
-        numbers = {c[2] for c in cands[j]}
-        if j < count - 1:
-            right = feasible[j + 1]
-            sign = task.signs[start + j]
-            if sign == "<":
-                numbers = {n for n in numbers if n < max(right)}
-            elif sign == ">":
-                numbers = {n for n in numbers if n > min(right)}
-        if not numbers:
+        kept = cands[j]
+        sign = signs[start + j] if j < count - 1 else None
+        if sign == "<":
+            kept = [c for c in kept if c[2] < high]
+        elif sign == ">":
+            kept = [c for c in kept if c[2] > low]
+        if not kept:
             return None
-        feasible[j] = numbers
-    first_sign = task.signs[start - 1] if start > 0 and previous is not None else None
-    pruned = [[c for c in cands[j] if c[2] in feasible[j]] for j in range(count)]
+        pruned[j] = kept
+        if j and signs[start + j - 1] is not None:
+            numbers = [c[2] for c in kept]
+            low, high = min(numbers), max(numbers)
+    first_sign = signs[start - 1] if start > 0 and previous is not None else None
     used: set[int] = set()
     chosen: Layout = []
 
     def search(j: int, last: int | None) -> bool:
         if j == count:
             return True
-        sign = first_sign if j == 0 else task.signs[start + j - 1]
+        # The sign between this place and the one to its left, when a number lies there (sign_holds, inline).
+        sign = None if last is None else first_sign if j == 0 else signs[start + j - 1]
+        left = 0 if last is None else last
         for item, side, number in pruned[j]:
-            if item in used or (last is not None and not sign_holds(sign, last, number)):
+            if item in used or (sign == "<" and left >= number) or (sign == ">" and left <= number):
                 continue
             used.add(item)
             chosen.append((item, side))

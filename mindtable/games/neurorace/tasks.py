@@ -113,7 +113,22 @@ def sign_holds(sign: str | None, left: int, right: int) -> bool:
     return True
 
 
+#: token -> its place, for the tokens read so far (a deck repeats a few dozen tokens; places are immutable).
+_PLACES: dict[str, Place] = {}
+
+
 def parse_place(token: str, column: int | None = None) -> Place:
+    if type(token) is not str:
+        return _parse_place(token, column)
+    place = _PLACES.get(token)
+    if place is None:
+        place = _parse_place(token, column)
+        if len(_PLACES) < 4096:
+            _PLACES[token] = place
+    return place
+
+
+def _parse_place(token: str, column: int | None) -> Place:
     if token in SYMBOLS:
         return Place("symbol", symbol=token)
     if token.startswith("["):
