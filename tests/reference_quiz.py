@@ -38,7 +38,16 @@ from mindtable.core.turns import grant_extra_turn, new_turn, pass_turn, right_of
 from mindtable.kit.board import load_board, reachable
 from mindtable.kit.deck import deck_view, discard, draw, new_deck
 from mindtable.kit.dice import roll
-from mindtable.trivia.quiz import ASK_CODES, ask_deadline, ask_moves, ask_secrets, ask_view, open_ask, waiting_for
+from mindtable.trivia.quiz import (
+    ASK_CODES,
+    ASK_SEAT_PARAMS,
+    ask_deadline,
+    ask_moves,
+    ask_secrets,
+    ask_view,
+    open_ask,
+    waiting_for,
+)
 from mindtable.trivia.quiz_bots import KnowledgeBot, KnowledgeProfile, Library
 from mindtable.trivia.sets import load_set
 
@@ -167,6 +176,7 @@ class QuizRelay(Game):
     order = 901
     moves = MOVES
     codes = CODES
+    seat_params = ASK_SEAT_PARAMS
     web_module = "quiz-relay"
     bots: ClassVar[Mapping[str, str]] = {
         "knowing": "tests.reference_quiz:make_knowing_bot",

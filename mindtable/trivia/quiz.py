@@ -95,10 +95,10 @@ ASK_CODES: dict[str, str] = {
     "ask_voted": "seat {seat} has already voted",
 }
 
-#: The step's codes whose parameters name a seat (add them to the game's ``seat_params``). ``answerers`` and
-#: ``waiting`` are sent as texts (several seats joined), so they are said as they come.
+#: The step's codes whose parameters name a seat or a list of seats (add them to the game's ``seat_params``).
 ASK_SEAT_PARAMS: dict[str, tuple[str, ...]] = {
     "ask_not_answerer": ("answerers",),
+    "ask_not_answering": ("waiting",),
     "ask_not_reader": ("reader",),
     "ask_not_voter": ("seat",),
     "ask_voted": ("seat",),
@@ -467,7 +467,7 @@ def _gates(key: str) -> dict[str, Callable[[State, Any, Any], IllegalAction | No
         if ask["phase"] != phase:
             if phase == "choose":
                 return refuse("not_now", action="ask_choose")
-            return refuse("ask_not_answering", waiting=", ".join(str(s) for s in waiting_for(ask)))
+            return refuse("ask_not_answering", waiting=waiting_for(ask))
         if phase == "answer" and ask["deadline"] is not None and at is not None and at > ask["deadline"]:
             return refuse("ask_time_up", deadline=ask["deadline"])
         return None

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import mindtable
+from mindtable.core.codes import seat_params
 from mindtable.core.match import Match
 from mindtable.core.turns import new_turn, right_of
 from mindtable.trivia.quiz import open_ask
@@ -87,6 +88,16 @@ def test_a_typed_right_answer_is_suggested_right_and_the_reader_confirms_it() ->
     assert match.view(READER)["ask"]["suggestion"]["correct"] is True
     assert "suggestion" not in match.view(ANSWERER)["ask"]
     assert match.to_act() == [READER]
+    # Answering twice, or answering out of turn, is refused naming the seats it waits for (a page says their names)
+    with pytest.raises(mindtable.IllegalAction) as again:
+        act(match, ANSWERER, "ask_answer", text="Lima")
+    assert again.value.code == "ask_not_answering" and again.value.params == {"waiting": [READER]}
+    assert again.value.message == f"the answer is already given; waiting for {READER}"
+    with pytest.raises(mindtable.IllegalAction) as not_yours:
+        act(match, OTHER, "ask_answer", text="Lima")
+    assert not_yours.value.code == "ask_not_answerer" and not_yours.value.params == {"answerers": [ANSWERER]}
+    for refusal in (again.value, not_yours.value):
+        assert seat_params(refusal.code, refusal.params, match.game.seat_params) == list(refusal.params)
     events = act(match, READER, "ask_confirm")
     verdict = decided(events)
     assert verdict["correct"] and verdict["by"] == "reader" and verdict["seat"] == READER
