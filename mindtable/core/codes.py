@@ -117,6 +117,28 @@ def seat_params(
     return [name for name in names if _is_seat_value(params.get(name))]
 
 
+def label_params(
+    code: str, params: Mapping[str, Any], declared: Mapping[str, Mapping[str, str]] | None = None
+) -> dict[str, str]:
+    """The parameters of refusal ``code`` whose values are ids a page shows by their label (a colour, a topic),
+    as declared in the game's ``label_params``: parameter -> the prefix of the label's key (the page says the
+    label of ``prefix.value``). Only parameters whose value is a text or a list of texts are given.
+
+    >>> label_params("cm_lap_colour", {"allowed": ["green", "pink"]}, {"cm_lap_colour": {"allowed": "cm.colour"}})
+    {'allowed': 'cm.colour'}
+    >>> label_params("cm_lap_colour", {"allowed": 3}, {"cm_lap_colour": {"allowed": "cm.colour"}})
+    {}
+    """
+    names = (declared or {}).get(code) or {}
+    return {name: prefix for name, prefix in names.items() if _is_text_value(params.get(name))}
+
+
+def _is_text_value(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(isinstance(v, str) for v in value)
+    return isinstance(value, str)
+
+
 def _is_seat_value(value: Any) -> bool:
     if isinstance(value, list):
         return bool(value) and all(_is_seat_value(v) for v in value)

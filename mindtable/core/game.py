@@ -84,6 +84,9 @@ class Game(ABC):
     #: Reason code -> the parameters that name a seat (a seat number or a list of them), which surfaces say as
     #: the seat is shown (its player's name); the core's are in :data:`mindtable.core.codes.CORE_SEAT_PARAMS`.
     seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: Reason code -> {parameter: label key prefix} for parameters whose values are ids (a colour, a topic) or
+    #: lists of them: a page shows the label of ``prefix.value`` in its language (see ``label_params``).
+    label_params: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: Bumped whenever a rule changes what an action does; records carry it and replays report a change.
     rules_revision: ClassVar[int] = 1
 

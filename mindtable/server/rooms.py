@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket
 
 from mindtable.core import Bot, Game, IllegalAction, InvalidOptions, Match, get_game, new_match, observe
 from mindtable.core.bot_params import room_defaults, validate_bot_params
-from mindtable.core.codes import seat_params
+from mindtable.core.codes import label_params, seat_params
 from mindtable.core.errors import ReplayMismatch
 from mindtable.core.events import Event
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
@@ -778,6 +778,8 @@ class Room:
                 "params": params,
                 # the parameters that name a seat, for the page to say as the seat's name (docs/protocol.md)
                 "seats": seat_params(code, params, self.match.game.seat_params),
+                # the parameters that are ids with a label (a colour, a topic): parameter -> the label key's prefix
+                "labels": label_params(code, params, self.match.game.label_params),
                 "message": message,
             }
             conn.send_message(reply)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import mindtable
+from mindtable.core.codes import label_params
 from mindtable.core.driver import play_out
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.games.carrera_de_mente import rules
@@ -112,7 +113,11 @@ def test_on_a_grey_square_the_player_chooses_the_booklet() -> None:
     assert [a["topic"] for a in match.legal_actions(0)] == list(rules.TOPICS)
     with pytest.raises(IllegalAction) as refused:
         match.apply({"type": "topic", "seat": 0, "topic": "cooking"})
-    assert refused.value.code == "cm_not_a_booklet"
+    assert refused.value.code == "cm_not_a_booklet" and refused.value.params["allowed"] == list(rules.TOPICS)
+    assert label_params("cm_not_a_booklet", refused.value.params, match.game.label_params) == {
+        "topic": "cm.topic",
+        "allowed": "cm.topic",
+    }
     match.apply({"type": "topic", "seat": 0, "topic": "arts"})
     roll_number(match)
     assert match.state["ask"]["card"]["topic"] == "arts"
@@ -271,6 +276,8 @@ def test_passing_the_arrow_square_by_the_die_wins_a_prize_of_the_players_choice(
     with pytest.raises(IllegalAction) as refused:
         match.apply({"type": "lap_prize", "seat": 0, "colour": "green"})
     assert refused.value.code == "cm_lap_colour"
+    assert refused.value.params == {"allowed": ["yellow", "skyblue", "pink", "brown", "orange"]}
+    assert refused.value.message.endswith("not have yet: yellow, skyblue, pink, brown, orange")
     match.apply({"type": "lap_prize", "seat": 0, "colour": "brown"})
     assert match.view(0)["prizes"][0] == ["brown", "green"]
     assert match.state["phase"] in ("number", "topic")
@@ -334,7 +341,12 @@ def test_landing_on_an_occupied_square_a_direct_right_answer_steals_a_token_of_t
     assert [a["colour"] for a in match.legal_actions(0)] == ["brown", "green"]
     with pytest.raises(IllegalAction) as refused:
         match.apply({"type": "steal", "seat": 0, "colour": "pink"})
-    assert refused.value.code == "cm_steal_colour"
+    assert refused.value.code == "cm_steal_colour" and refused.value.params["allowed"] == ["brown", "green"]
+    assert refused.value.params["colour"] == "pink"  # ids, which a page shows by their labels (cm.colour.<id>)
+    assert label_params("cm_steal_colour", refused.value.params, match.game.label_params) == {
+        "colour": "cm.colour",
+        "allowed": "cm.colour",
+    }
     match.apply({"type": "steal", "seat": 0, "colour": "brown"})
     assert match.view(0)["prizes"][:2] == [["brown"], ["green"]]
     assert match.state["pegs"][0] == SKY_SQUARE

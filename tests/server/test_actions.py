@@ -97,3 +97,34 @@ def test_a_failing_handler_is_logged_and_the_client_told(tmp_path: Path, caplog:
         finally:
             Room.act = original  # type: ignore[method-assign]
     assert any("WebSocket handler failed" in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+def test_a_rejected_frame_marks_the_parameters_that_are_seats_and_ids_with_labels(tmp_path: Path) -> None:
+    """The engine refuses a Carrera de Mente steal of a colour the victim lacks: the rejected frame keeps the
+    parameters as sent (numbers, ids) and says which name a seat and which are ids with a label, for the page."""
+
+    async def scenario() -> None:
+        storage = Storage(f"sqlite:///{tmp_path / 'labels.sqlite3'}")
+        await asyncio.to_thread(storage.start)
+        manager = RoomManager(storage)
+        room, _, _ = await manager.create(
+            game_id="carrera-de-mente",
+            players=2,
+            options={},
+            bots={},
+            bot_params={},
+            name="Ana",
+            seat=None,
+            settings=Settings(),
+        )
+        conn = Recorder()
+        params = {"victim": 1, "colour": "pink", "allowed": ["brown", "green"]}
+        room._reject(conn, "r1", "cm_steal_colour", "refused", params)  # type: ignore[arg-type]
+        frame = conn.sent[-1]
+        assert frame["kind"] == "rejected" and frame["params"] == params
+        assert frame["seats"] == ["victim"]
+        assert frame["labels"] == {"colour": "cm.colour", "allowed": "cm.colour"}
+        await manager.shutdown()
+        await asyncio.to_thread(storage.stop)
+
+    asyncio.run(scenario())

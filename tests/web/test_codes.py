@@ -87,3 +87,65 @@ def test_every_parameter_a_template_calls_a_seat_is_declared_as_one(game_id: str
         if name not in declared.get(code, ())
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize("game_id", [g for g in mindtable.available_game_ids() if mindtable.get_game(g).web_module])
+def test_declared_label_parameters_are_sent_and_every_page_language_has_their_labels(game_id: str) -> None:
+    """A parameter declared as an id with a label (``Game.label_params``) is one its code's template sends, and
+    every language of the game's page has labels under its prefix, so the page never shows a bare id."""
+    game = mindtable.get_game(game_id)
+    templates = {**CORE_CODES, **game.codes}
+    folder = STATIC_DIR / "games" / str(game.web_module) / "i18n"
+    problems = []
+    for code, names in game.label_params.items():
+        for name, prefix in names.items():
+            if code not in templates or name not in template_fields(templates[code]):
+                problems.append(f"{code}.{name} is not sent")
+            for lang in LANGUAGES:
+                if not any(key.startswith(prefix + ".") for key in strings(folder, lang)):
+                    problems.append(f"{lang}.json has no labels {prefix}.*")
+    assert problems == []
+
+
+def test_carrera_de_mente_labels_every_colour_and_topic_it_can_send() -> None:
+    """The ids Carrera de Mente sends in refusals (prize colours, booklet topics) each have a label in every
+    language of its page."""
+    from mindtable.games.carrera_de_mente.content import PRIZE_COLOURS, TOPICS
+
+    folder = STATIC_DIR / "games" / "carrera-de-mente" / "i18n"
+    for lang in LANGUAGES:
+        table = strings(folder, lang)
+        missing = [f"cm.colour.{c}" for c in PRIZE_COLOURS if f"cm.colour.{c}" not in table]
+        missing += [f"cm.topic.{t}" for t in TOPICS if f"cm.topic.{t}" not in table]
+        assert missing == [], (lang, missing)
+
+
+#: The page's own reading of a refusal's parameters (js/reasons.js), with a game's strings for two colours.
+REASON_WORDS = """async ([err]) => {
+  const { labelWords, seatWords } = await import("/js/reasons.js");
+  const words = { "cm.colour.green": "verde", "cm.colour.pink": "rosa" };
+  const t = (key) => words[key] ?? key;
+  t.has = (key) => key in words;
+  return labelWords(seatWords(err.params, err.seats, (s) => ["Ana", "Beto", "Carla"][s]), err.labels, t);
+}"""
+
+
+@pytest.mark.browser
+def test_a_page_says_seats_by_name_and_ids_by_their_labels(browser, server_url: str) -> None:
+    """What the server marks in a rejected frame (``seats``, ``labels``) is what the page turns into words: names
+    for seats, the game's labels for ids (an id without a label stays as it is), lists joined."""
+    page = browser.new_page()
+    page.goto(f"{server_url}/index.html")
+    err = {
+        "params": {"victim": 1, "colour": "pink", "allowed": ["green", "cobalt"], "waiting": [0, 2], "level": 3},
+        "seats": ["victim", "waiting"],
+        "labels": {"colour": "cm.colour", "allowed": "cm.colour"},
+    }
+    assert page.evaluate(REASON_WORDS, [err]) == {
+        "victim": "Beto",
+        "colour": "rosa",
+        "allowed": "verde, cobalt",
+        "waiting": "Ana, Carla",
+        "level": 3,
+    }
+    page.close()

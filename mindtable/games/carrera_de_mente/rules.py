@@ -73,6 +73,12 @@ CODES: dict[str, str] = {
 }
 #: Parameters of refusals that name a seat (shown as the player's name).
 SEAT_PARAMS: dict[str, tuple[str, ...]] = {**ASK_SEAT_PARAMS, "cm_steal_colour": ("victim",)}
+#: Parameters that are ids a page shows by their label (``cm.colour.<id>``, ``cm.topic.<id>``).
+LABEL_PARAMS: dict[str, dict[str, str]] = {
+    "cm_not_a_booklet": {"topic": "cm.topic", "allowed": "cm.topic"},
+    "cm_lap_colour": {"allowed": "cm.colour"},
+    "cm_steal_colour": {"colour": "cm.colour", "allowed": "cm.colour"},
+}
 
 #: Room options: answer time and exactness (the book leaves both to the group), the variants, the board, the
 #: language of the booklets and of the table, teams, and a limit for simulations.
@@ -495,7 +501,7 @@ def _topics(state: State, seat: Any) -> list[str]:
 
 
 def _topic_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
-    return refuse("cm_not_a_booklet", topic=str(value)[:40], allowed=", ".join(TOPICS))
+    return refuse("cm_not_a_booklet", topic=str(value)[:40], allowed=list(TOPICS))
 
 
 def _lap_domain(state: State, seat: Any) -> list[str]:
@@ -503,7 +509,7 @@ def _lap_domain(state: State, seat: Any) -> list[str]:
 
 
 def _lap_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
-    return refuse("cm_lap_colour", allowed=", ".join(_lap_domain(state, seat)) or "none")
+    return refuse("cm_lap_colour", allowed=_lap_domain(state, seat))
 
 
 def _steal_domain(state: State, seat: Any) -> list[str]:
@@ -518,7 +524,7 @@ def _steal_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
         "cm_steal_colour",
         victim=victim,
         colour=str(value)[:40],
-        allowed=", ".join(_steal_domain(state, seat)) or "none",
+        allowed=_steal_domain(state, seat),
     )
 
 
@@ -588,6 +594,7 @@ class CarreraDeMente(Game):
     moves = MOVES
     codes = CODES
     seat_params = SEAT_PARAMS
+    label_params = LABEL_PARAMS
     rules_revision = 1
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}

@@ -3,6 +3,7 @@
 
 import { $, announce, api, fill, forgetSeat, h, loadHereSeats, loadSeat, normalizeCode, rememberName, saveHereSeats, saveSeat, savedName, setText, settings, toast } from "./common.js";
 import { Connection } from "./connection.js";
+import { labelWords, seatWords } from "./reasons.js";
 import { loadGame, seatLabel } from "./games.js";
 import { has, initI18n, lang, languageSwitch, t } from "./i18n.js";
 import { cue } from "./sound.js";
@@ -265,26 +266,13 @@ function actionControl(action) {
   return form;
 }
 
-/**
- * A refusal's parameters as people read them: those the server marks as naming a seat (`err.seats`, declared
- * with the code) become the seat's name as the page shows it; a list of seats, their names joined.
- */
-function seatWords(params, seats, nameOf) {
-  const out = { ...(params || {}) };
-  for (const name of seats || []) {
-    const value = out[name];
-    if (Number.isInteger(value)) out[name] = nameOf(value);
-    else if (Array.isArray(value) && value.every(Number.isInteger)) out[name] = value.map(nameOf).join(", ");
-  }
-  return out;
-}
-
 /** A refusal in words: the code with its parameters, translated (game strings first, then the shell's). */
 function reasonText(err) {
   const key = `error.${err.code}`;
   const known = shell.gameT.has ? shell.gameT.has(key) : has(key);
   if (!known) return err.message || err.code;
-  return shell.gameT(key, seatWords(err.params, err.seats, (seat) => seatLabel(shell.gameT, shell.room?.seats, seat)));
+  const named = seatWords(err.params, err.seats, (seat) => seatLabel(shell.gameT, shell.room?.seats, seat));
+  return shell.gameT(key, labelWords(named, err.labels, shell.gameT));
 }
 
 function sendAction(action) {
