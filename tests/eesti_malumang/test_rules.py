@@ -146,7 +146,8 @@ def test_on_an_estonia_space_the_player_chooses_the_category() -> None:
     assert sorted(a["category"] for a in match.legal_actions(0)) == sorted(CATS)
     with pytest.raises(IllegalAction) as err:
         act(match, "category", 0, category="music")
-    assert err.value.code == "em_not_category"
+    assert err.value.code == "em_not_category" and err.value.params["allowed"] == list(CATS)  # ids: pages label them
+    assert match.game.label_params["em_not_category"] == {"category": "em.category", "allowed": "em.category"}
     act(match, "category", 0, category="varia")
     assert match.state["ask"]["card"]["questions"][match.state["ask"]["index"]]["category"] == "varia"
 

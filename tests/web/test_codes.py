@@ -107,17 +107,19 @@ def test_declared_label_parameters_are_sent_and_every_page_language_has_their_la
     assert problems == []
 
 
-def test_carrera_de_mente_labels_every_colour_and_topic_it_can_send() -> None:
-    """The ids Carrera de Mente sends in refusals (prize colours, booklet topics) each have a label in every
-    language of its page."""
+def test_the_quiz_games_label_every_colour_topic_and_category_they_can_send() -> None:
+    """The ids the quiz games send in refusals (Carrera's prize colours and booklet topics, Eesti's categories)
+    each have a label in every language of their pages."""
     from mindtable.games.carrera_de_mente.content import PRIZE_COLOURS, TOPICS
+    from mindtable.games.eesti_malumang.rules import CATEGORIES
 
-    folder = STATIC_DIR / "games" / "carrera-de-mente" / "i18n"
-    for lang in LANGUAGES:
-        table = strings(folder, lang)
-        missing = [f"cm.colour.{c}" for c in PRIZE_COLOURS if f"cm.colour.{c}" not in table]
-        missing += [f"cm.topic.{t}" for t in TOPICS if f"cm.topic.{t}" not in table]
-        assert missing == [], (lang, missing)
+    for page, ids in (
+        ("carrera-de-mente", [f"cm.colour.{c}" for c in PRIZE_COLOURS] + [f"cm.topic.{t}" for t in TOPICS]),
+        ("eesti-malumang", [f"em.category.{c}" for c in CATEGORIES]),
+    ):
+        for lang in LANGUAGES:
+            table = strings(STATIC_DIR / "games" / page / "i18n", lang)
+            assert [key for key in ids if key not in table] == [], (page, lang)
 
 
 #: The page's own reading of a refusal's parameters (js/reasons.js), with a game's strings for two colours.

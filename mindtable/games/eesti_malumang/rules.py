@@ -86,6 +86,8 @@ CODES: dict[str, str] = {
 
 #: The codes' parameters that name a seat (surfaces say the seat's name).
 SEAT_PARAMS: dict[str, tuple[str, ...]] = {**ASK_SEAT_PARAMS, "em_wait": ("seat",), "em_left_chooses": ("seat",)}
+#: Parameters that are ids a page shows by their label (``em.category.<id>``).
+LABEL_PARAMS: dict[str, dict[str, str]] = {"em_not_category": {"category": "em.category", "allowed": "em.category"}}
 
 #: What each phase waits for (for ``em_wait``).
 STEPS = {
@@ -441,7 +443,7 @@ def _categories(state: State, seat: Any) -> list[str]:
 
 
 def _explain_category(state: State, seat: Any, value: Any) -> IllegalAction:
-    return refuse("em_not_category", category=str(value), allowed=", ".join(CATEGORIES))
+    return refuse("em_not_category", category=str(value), allowed=list(CATEGORIES))
 
 
 # --- effects ------------------------------------------------------------------------------------------------------
@@ -724,6 +726,7 @@ class EestiMalumang(Game):
     moves = MOVES
     codes = CODES
     seat_params = SEAT_PARAMS
+    label_params = LABEL_PARAMS
     rules_revision = 1
     web_module = "eesti-malumang"
     progress_label = "questions asked"
