@@ -45,8 +45,10 @@ def _timed(run: Callable[[], int]) -> tuple[int, float]:
 
 
 # -- The Mind through the public API, and the same game as a bare Python loop ------------------------------
-def first_legal_games(games: int, players: int = 2) -> int:
-    """The Mind through the public API: a random seat takes its first legal action (a star proposal last)."""
+def first_legal_games(games: int, players: int = 2, keep: list[Any] | None = None) -> int:
+    """The Mind through the public API: a random seat takes its first legal action (a star proposal last).
+
+    ``keep`` (a list) receives each game as (seed, its recorded actions), for the rules measure."""
     import mindtable
 
     chooser = random.Random(1)
@@ -63,6 +65,8 @@ def first_legal_games(games: int, players: int = 2) -> int:
             action = legal[0] if legal[0]["type"] != "propose_star" else legal[-1]
             match.apply({**action, "at": now})
             actions += 1
+        if keep is not None:
+            keep.append((seed, match.record()["actions"]))
     return actions
 
 
@@ -181,25 +185,6 @@ def bare_games(games: int, players: int = 2) -> int:
     return actions
 
 
-def _recorded_games(games: int, players: int = 2) -> list[tuple[int, list[dict[str, Any]]]]:
-    """The games of :func:`first_legal_games`, as (seed, recorded actions)."""
-    import mindtable
-
-    chooser = random.Random(1)
-    recorded = []
-    for seed in range(games):
-        match = mindtable.new_match("the-mind", players=players, seed=seed)
-        now = 0
-        while not match.is_over:
-            seat = chooser.randrange(players)
-            legal = match.legal_actions(seat)
-            if legal:
-                now += 10
-                match.apply({**(legal[0] if legal[0]["type"] != "propose_star" else legal[-1]), "at": now})
-        recorded.append((seed, match.record()["actions"]))
-    return recorded
-
-
 @measure("rules")
 def rules(scale: float) -> dict[str, Any]:
     """The floor under the engine measure: the same games replayed through The Mind's own rules alone (its
@@ -207,7 +192,8 @@ def rules(scale: float) -> dict[str, Any]:
     import mindtable
     from mindtable.core.rng import Rng
 
-    games = _recorded_games(max(1, round(4000 * scale)))
+    games: list[tuple[int, list[dict[str, Any]]]] = []
+    first_legal_games(max(1, round(4000 * scale)), keep=games)
     game = mindtable.new_match("the-mind", players=2, seed=0).game
     options = dict(mindtable.new_match("the-mind", players=2, seed=0).options)
     assert game.moves is not None
