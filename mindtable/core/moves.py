@@ -311,16 +311,8 @@ class MoveTable:
         return self.phase_key, self._listers, self._list_free
 
     def _entries(self, move: Move, state: State, seat: int) -> list[dict[str, Any]]:
-        params = move.params
-        domain = params[0].domain
-        if len(params) == 1 and params[0].kind == "choice" and domain is not None:
-            # The common case, kept fast: one listed choice (a card, a spot, a topic).
-            kind, name, skip_none = move.type, params[0].name, params[0].default is not None
-            return [
-                {"type": kind, "seat": seat, name: value} if value is not None else {"type": kind, "seat": seat}
-                for value in domain(state, seat)
-                if value is not None or not skip_none
-            ]
+        """The listed entries of a move with parameters (a move with one listed choice is listed inline by the
+        generated listing, see :func:`_single`)."""
         listed = [p for p in move.params if p.listed]
         inputs = [p.schema(state, seat) for p in move.params if not p.listed]
         domains = []
