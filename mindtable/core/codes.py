@@ -87,7 +87,7 @@ def describe(code: str, params: Mapping[str, Any], codes: Mapping[str, str] | No
     """The English message of ``code`` with ``params`` (game codes first, then the core's); a list reads as its
     items joined by commas.
 
-    >>> describe("ask_not_answerer", {"answerers": [0, 2]}, {"ask_not_answerer": "only seats {answerers} may"})
+    >>> describe("not_answering", {"answerers": [0, 2]}, {"not_answering": "only seats {answerers} may"})
     'only seats 0, 2 may'
     """
     template = (codes or {}).get(code) or CORE_CODES.get(code)
@@ -124,9 +124,9 @@ def label_params(
     as declared in the game's ``label_params``: parameter -> the prefix of the label's key (the page says the
     label of ``prefix.value``). Only parameters whose value is a text or a list of texts are given.
 
-    >>> label_params("cm_lap_colour", {"allowed": ["green", "pink"]}, {"cm_lap_colour": {"allowed": "cm.colour"}})
-    {'allowed': 'cm.colour'}
-    >>> label_params("cm_lap_colour", {"allowed": 3}, {"cm_lap_colour": {"allowed": "cm.colour"}})
+    >>> label_params("bad_colour", {"allowed": ["green", "pink"]}, {"bad_colour": {"allowed": "my.colour"}})
+    {'allowed': 'my.colour'}
+    >>> label_params("bad_colour", {"allowed": 3}, {"bad_colour": {"allowed": "my.colour"}})
     {}
     """
     names = (declared or {}).get(code) or {}
