@@ -32,6 +32,7 @@ def test_each_player_chooses_an_estonia_space_and_several_may_share_one() -> Non
     with pytest.raises(IllegalAction) as err:
         act(match, "place", 0, square="o3")
     assert err.value.code == "em_not_estonia"
+    assert sorted(err.value.params["allowed"]) == ["ne", "nw", "se", "sw"]  # square ids as a list for pages
     act(match, "place", 0, square="se")
     act(match, "place", 1, square="se")  # "More than one player may start from the same space."
     with pytest.raises(IllegalAction) as err:
@@ -111,6 +112,8 @@ def test_roll_and_move_either_way_the_listed_squares_are_what_each_direction_rea
     with pytest.raises(IllegalAction) as err:
         act(match, "move", 0, to="o4")
     assert err.value.code == "em_not_reachable" and err.value.params["die"] == 3
+    assert err.value.params["allowed"] == ["o3", "o26"]  # a list of square ids, not a sentence
+    assert "o3, o26" in str(err.value)  # the English message joins them
     act(match, "move", 0, to="o26")
     assert match.state["pawns"][0] == "o26"
     # "The circle you stop on shows the category": o26 is Culture.

@@ -413,7 +413,7 @@ def _corners(state: State, seat: Any) -> list[str]:
 
 
 def _explain_corner(state: State, seat: Any, value: Any) -> IllegalAction:
-    return refuse("em_not_estonia", square=str(value), allowed=", ".join(_corners(state, seat)))
+    return refuse("em_not_estonia", square=str(value), allowed=list(_corners(state, seat)))
 
 
 def _landing_squares(state: State, seat: Any) -> list[str]:
@@ -425,9 +425,7 @@ def _landing_squares(state: State, seat: Any) -> list[str]:
 
 
 def _explain_landing(state: State, seat: Any, value: Any) -> IllegalAction:
-    return refuse(
-        "em_not_reachable", die=state["die"], square=str(value), allowed=", ".join(_landing_squares(state, seat))
-    )
+    return refuse("em_not_reachable", die=state["die"], square=str(value), allowed=_landing_squares(state, seat))
 
 
 def _landing_labels(state: State, seat: Any) -> dict[str, str]:
