@@ -7,6 +7,7 @@ that is not human with ``Game.make_bot``, and hands over to the game's terminal 
 
 from __future__ import annotations
 
+import inspect
 import json
 import secrets
 from collections.abc import Callable
@@ -24,8 +25,11 @@ from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import new_match
 from mindtable.core.registry import available_game_ids, get_game
+from mindtable.kit.words import LANGUAGES, surface_language, surface_words
 
 error_console = Console(stderr=True)
+#: The command's own words (``i18n/<language>.json`` beside this package), in the language the screen speaks.
+WORDS = Path(__file__).resolve().parent / "i18n"
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -100,12 +104,32 @@ def games_with(hook: str) -> list[str]:
     return found
 
 
+def language_argument(hook: Callable[..., Any], language: str) -> dict[str, str]:
+    """``{"language": language}`` for a hook that takes it (every built-in screen does; a plugin's screen written
+    before screens spoke languages does not, and keeps working in its own words)."""
+    try:
+        parameters = inspect.signature(hook).parameters
+    except (TypeError, ValueError):
+        return {}
+    takes = "language" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    return {"language": language} if takes else {}
+
+
 GameArgument = Annotated[str, typer.Argument(metavar="GAME", help="The game id (see `mindtable games`).")]
 GameOptionOption = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="A game option key=value (repeatable).")
 ]
 BotParamOption = Annotated[
     list[str] | None, typer.Option("--bot-param", help="A bot parameter key=value (repeatable).")
+]
+LanguageOption = Annotated[
+    str | None,
+    typer.Option(
+        "--language",
+        "-l",
+        help=f"The language the screen speaks: {', '.join(LANGUAGES)} (default: the game's language option, "
+        "else your locale, else en).",
+    ),
 ]
 PlayersOption = Annotated[
     int | None, typer.Option("--players", "-p", help="Seats at the table (default: the fewest the game allows).")
@@ -126,9 +150,12 @@ def play(
     bot_param: BotParamOption = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (default: random, printed).")] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Write the record of the game to this JSON file.")] = None,
+    language: LanguageOption = None,
 ) -> None:
     """Play GAME in this terminal against bots. Game options may also be given as flags: --mode solo."""
     game = resolve_game(game_id)
+    if language is not None and language not in LANGUAGES:
+        fail(f"--language must be one of {', '.join(LANGUAGES)}, got {language!r}")
     if players is None:
         players = game.min_players
     if humans < 0 or humans > players:
@@ -155,21 +182,23 @@ def play(
         run_terminal = load_hook(game.terminal)
     else:
         from mindtable.cli.table import run_table as run_terminal  # the generic terminal, for every game
+    speaks = surface_language(language, match.options)
     try:
-        run_terminal(match, human_seats, bots)
+        run_terminal(match, human_seats, bots, **language_argument(run_terminal, speaks))
     except KeyboardInterrupt:
         pass
     except MindtableError as exc:
         if not match.actions:
             fail(str(exc))
         error_console.print(f"[bold red]Error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
-    Console().print(f"Seed {seed}: play the same deals again with --seed {seed}.", highlight=False)
+    say = surface_words(speaks, WORDS)
+    Console().print(say("cli.seed_again", seed=seed), highlight=False)
     if save is not None:
         try:
             save.write_text(json.dumps(match.record(), indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
             fail(f"cannot write the record to {save}: {exc}")
-        Console().print(f"Record saved to {save} (replay it with `mindtable replay {save}`).", highlight=False)
+        Console().print(say("cli.record_saved", path=save), highlight=False)
 
 
 def register(app: typer.Typer) -> None:

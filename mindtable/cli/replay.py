@@ -5,10 +5,11 @@ record's start and applies the actions one by one; this module only shows each s
 rules or content are reported first (:func:`mindtable.core.match.record_notices`).
 
 Where a game has a play screen, the replay reuses it: the module of the game's terminal hook
-(``Game.terminal``) may offer ``replay_screen(match, seat)``, a factory of ``draw(match, action, events)``
-returning what to show at each step. Other games (or ``--table``) get the view as a table. Enter, space or
-the right arrow step forward, the left arrow steps back, ``q`` quits; at the end every seat's hidden part of
-the view (its hand) is shown, since the game is over.
+(``Game.terminal``) may offer ``replay_screen(match, seat, language=...)``, a factory of
+``draw(match, action, events)`` returning what to show at each step, in the language ``--language`` chose.
+Other games (or ``--table``) get the view as a table. Enter, space or the right arrow step forward, the left
+arrow steps back, ``q`` quits; at the end every seat's hidden part of the view (its hand) is shown, since the
+game is over.
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from mindtable.cli.play import fail
+from mindtable.cli.play import LanguageOption, fail, language_argument
 from mindtable.core.errors import MindtableError
 from mindtable.core.events import events_for
 from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import Match, load_record, record_notices, replay_into, start_of
+from mindtable.kit.words import LANGUAGES, surface_language
 
 
 def stdin_is_interactive() -> bool:
@@ -198,8 +200,11 @@ def replay(
     table: Annotated[
         bool, typer.Option("--table", help="Show the view as a table even where the game has a play screen.")
     ] = False,
+    language: LanguageOption = None,
 ) -> None:
     """Step through a recorded game on its play screen, as one seat (or a spectator) saw it."""
+    if language is not None and language not in LANGUAGES:
+        fail(f"--language must be one of {', '.join(LANGUAGES)}, got {language!r}")
     if spectator and seat is not None:
         fail("choose either --seat N or --spectator, not both")
     if not path.exists():
@@ -228,7 +233,10 @@ def replay(
     for notice in record_notices(record):
         console.print(f"[bold yellow]Note[/]: {NOTICES[notice['code']].format(**notice['params'])}", highlight=False)
     factory = None if table else screen_of(match.game)
-    draw = factory(match, watcher) if factory is not None else None
+    if factory is not None:
+        draw = factory(match, watcher, **language_argument(factory, surface_language(language, match.options)))
+    else:
+        draw = None
     total = len(actions)
     frames: list[RenderableType] = []
     shown: dict[str, Any] = {"view": match.view(watcher)}

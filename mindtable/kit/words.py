@@ -20,6 +20,7 @@ knows the code.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
@@ -28,6 +29,10 @@ from typing import Any
 
 from mindtable.core.errors import IllegalAction
 
+#: The languages every surface speaks: the site's own tables (``mindtable/web/static/i18n/<language>.json``).
+LANGUAGES = ("en", "es", "et")
+#: The web pages' tables: the site's, and each game page's in ``games/<web_module>/i18n``.
+STATIC_I18N = Path(__file__).resolve().parents[1] / "web" / "static"
 #: The parameters that choose a plural form, in order (as on the pages).
 COUNT_PARAMS = ("n", "count")
 _PARAM = re.compile(r"\{(\w+)\}")
@@ -124,6 +129,47 @@ class Catalogue:
         if not self.has(key):
             return exc.message
         return self(key, **{**exc.params, **params})
+
+
+def surface_language(
+    given: str | None = None, options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> str:
+    """The language a terminal speaks: ``given`` (``--language``), else the match's ``language`` option (the
+    language its questions are in), else the person's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as the
+    C library reads them), else English. An unknown ``given`` raises ``ValueError`` naming the allowed ones.
+
+    >>> surface_language("es"), surface_language(None, {"language": "et"})
+    ('es', 'et')
+    >>> surface_language(None, {}, {"LANG": "es_MX.UTF-8"})
+    'es'
+    >>> surface_language(None, {}, {"LC_ALL": "C", "LANG": "et_EE.UTF-8"}), surface_language(None, None, {})
+    ('en', 'en')
+    """
+    if given is not None:
+        if given not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, got {given!r}")
+        return given
+    chosen = (options or {}).get("language")
+    if chosen in LANGUAGES:
+        return str(chosen)
+    environ = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:  # the first one set decides, as for the C library: "C" or "POSIX" means English
+            code = value.split(".")[0].split("_")[0].lower()
+            return code if code in LANGUAGES else "en"
+    return "en"
+
+
+@cache
+def surface_words(language: str, *folders: Path, web_module: str | None = None) -> Catalogue:
+    """A surface's words in ``language``: its own tables (``folders``, e.g. a terminal's ``i18n`` beside its
+    module), then the game page's (``web_module``) and the site's, English filling in what a language lacks."""
+    layered = [*folders]
+    if web_module is not None:
+        layered.append(STATIC_I18N / "games" / web_module / "i18n")
+    layered.append(STATIC_I18N / "i18n")
+    return Catalogue.load(layered, language)
 
 
 def _fill(text: str, params: Mapping[str, str]) -> str:

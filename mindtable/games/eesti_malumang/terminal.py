@@ -355,12 +355,14 @@ def run_terminal(
     read: Reader = input,
     console: Console | None = None,
     clock: Callable[[], int] | None = None,
+    language: str | None = None,
 ) -> None:
     """Play ``match``: people at ``human_seats`` choose from numbered menus (hot-seat: the keyboard passes
     between them), ``bots`` play the other seats; timers (answer time, the cards-only game time) run on
-    ``clock`` (default: the wall clock since the start). Everything is said in the match's ``language``."""
+    ``clock`` (default: the wall clock since the start). Everything is said in ``language`` (default: the
+    match's ``language``, the language of its questions)."""
     console = console or Console()
-    screen = Screen(match, human_seats)
+    screen = Screen(match, human_seats, language)
     say = screen.say
     table = TableDriver(match, human_seats, bots, clock, bots_keep_their_time=True)
 
