@@ -161,6 +161,17 @@ def surface_language(
     return "en"
 
 
+def screen_language(language: str | None, options: Mapping[str, Any] | None = None) -> str:
+    """The language a screen called from Python speaks: ``language``, else the match's ``language`` option, else
+    English. (Only ``mindtable play``/``replay`` read the person's locale, through :func:`surface_language`: a
+    screen driven by a program or a test never depends on the machine's settings.)
+
+    >>> screen_language(None, {"language": "es"}), screen_language("et", {"language": "es"}), screen_language(None)
+    ('es', 'et', 'en')
+    """
+    return surface_language(language, options, environ={})
+
+
 @cache
 def surface_words(language: str, *folders: Path, web_module: str | None = None) -> Catalogue:
     """A surface's words in ``language``: its own tables (``folders``, e.g. a terminal's ``i18n`` beside its

@@ -14,7 +14,6 @@ finish square) and the pieces (player numbers) standing there.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +27,11 @@ from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
 from mindtable.kit.names import bot_name
 from mindtable.kit.table import TableDriver
-from mindtable.kit.words import Catalogue
+from mindtable.kit.words import Catalogue, screen_language, surface_words
 
 Reader = Callable[[str], str]
 
 HERE = Path(__file__).resolve().parent
-#: Where the words come from, first match wins: the terminal's own, the game page's, the site's.
-WORD_FOLDERS = (
-    HERE / "i18n",
-    HERE.parents[1] / "web" / "static" / "games" / "eesti-malumang" / "i18n",
-    HERE.parents[1] / "web" / "static" / "i18n",
-)
 CATEGORY_ORDER = ("history", "culture", "science", "geography", "sport", "varia")
 #: Actions a person does not pick from the menu: the draft of a typed answer, and what this game never opens
 #: (options read out, a table vote).
@@ -47,10 +40,10 @@ MENU_SKIP = ("ask_type", "ask_options", "ask_call_vote", "ask_vote", "ask_choose
 SILENT_EVENTS = ("ask_opened", "ask_card", "ask_question", "ask_suggestion", "ask_draft", "turn", "won")
 
 
-@cache
 def words(language: str) -> Catalogue:
-    """The terminal's words in ``language`` (English fills in any key a language lacks)."""
-    return Catalogue.load(WORD_FOLDERS, language)
+    """The terminal's words in ``language``, first match wins: its own (``i18n`` beside this module), the game
+    page's, the site's; English fills in any key a language lacks."""
+    return surface_words(language, HERE / "i18n", web_module="eesti-malumang")
 
 
 class Screen:
@@ -59,7 +52,7 @@ class Screen:
     def __init__(self, match: Match, human_seats: Sequence[int], language: str | None = None) -> None:
         self.match = match
         self.humans = list(human_seats)
-        self.say = words(language or str(match.options.get("language", "et")))
+        self.say = words(screen_language(language, match.options))
 
     # --- names -------------------------------------------------------------------------------------------------
 
