@@ -26,13 +26,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from mindtable.cli.play import LanguageOption, fail, language_argument
+from mindtable.cli.play import WORDS, LanguageOption, fail, language_argument
 from mindtable.core.errors import MindtableError
 from mindtable.core.events import events_for
 from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import Match, load_record, record_notices, replay_into, start_of
-from mindtable.kit.words import LANGUAGES, surface_language
+from mindtable.kit.words import LANGUAGES, Catalogue, surface_language, surface_words
 
 
 def stdin_is_interactive() -> bool:
@@ -71,7 +71,7 @@ def screen_of(game: Game) -> Any:
         return None
 
 
-def hidden_parts(match: Match) -> Table | None:
+def hidden_parts(match: Match, say: Catalogue | None = None) -> Table | None:
     """What each seat saw that a spectator did not (its hand): shown once the game is over."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
@@ -84,16 +84,13 @@ def hidden_parts(match: Match) -> Table | None:
             if key not in ("you", "seat", "to_act") and public.get(key) != value
         }
         for key, value in own.items():
-            table.add_row(f"seat {seat} {key}", _value(value))
+            table.add_row((say or english())("replay.seat_part", seat=seat, part=key), _value(value))
     return table if table.row_count else None
 
 
-#: How a record notice (a code with parameters) reads in the terminal.
-NOTICES = {
-    "old_format": "this record has {format}: it replays only while the game's code and files are unchanged",
-    "rules_changed": "recorded under rules revision {recorded}; revision {installed} is installed",
-    "content_changed": "the game's content files changed since this record was made ({recorded} -> {installed})",
-}
+def english() -> Catalogue:
+    """The command's words in English (the default where no language was chosen)."""
+    return surface_words("en", WORDS)
 
 
 def _time(action: dict[str, Any]) -> str:
@@ -135,19 +132,10 @@ def step_panel(
     who: str,
     before: dict[str, Any] | None = None,
     full: bool = True,
+    say: Catalogue | None = None,
 ) -> Panel:
-    parts: list[RenderableType] = []
-    if action is None:
-        heading = Text("Start of the game", style="bold")
-    else:
-        heading = Text(f"Action {index}/{total}", style="bold")
-        heading.append(f"  {_time(action)}", style="dim")
-        heading.append("  seat " + str(action.get("seat")) if action.get("seat") is not None else "  (the game)")
-        heading.append(f"  {action['type']}", style="bold magenta")
-        extra = {k: v for k, v in action.items() if k not in ("type", "seat", "at")}
-        if extra:
-            heading.append(f"  {json.dumps(extra)}")
-    parts.append(heading)
+    say = say or english()
+    parts: list[RenderableType] = [_heading(index, total, action, say)]
     if events:
         lines = Text()
         for number, event in enumerate(events):
@@ -158,26 +146,29 @@ def step_panel(
             data = {k: v for k, v in event.items() if k != "type"}
             if data:
                 lines.append(" " + json.dumps(data, separators=(", ", ": ")))
-        parts.append(Text("Events seen by " + who + ":", style="dim"))
+        parts.append(Text(say("replay.events_seen", who=who), style="dim"))
         parts.append(lines)
-    if before is None or full:
-        parts.append(Text(f"View of {who}" + (" (* changed):" if before is not None else ":"), style="dim"))
+    if before is None:
+        parts.append(Text(say("replay.view_of", who=who), style="dim"))
+    elif full:
+        parts.append(Text(say("replay.view_changed", who=who), style="dim"))
     else:
-        parts.append(Text(f"What changed in the view of {who} (--full shows all of it):", style="dim"))
+        parts.append(Text(say("replay.what_changed", who=who), style="dim"))
     table = view_table(view, before, full)
     if table.row_count:
         parts.append(table)
     else:
-        parts.append(Text("  (nothing)", style="dim"))
+        parts.append(Text(say("replay.nothing"), style="dim"))
     return Panel(Group(*parts), border_style="blue")
 
 
-def _heading(index: int, total: int, action: dict[str, Any] | None) -> Text:
+def _heading(index: int, total: int, action: dict[str, Any] | None, say: Catalogue) -> Text:
     if action is None:
-        return Text("Start of the game", style="bold")
-    heading = Text(f"Action {index}/{total}", style="bold")
+        return Text(say("replay.start"), style="bold")
+    heading = Text(say("replay.action", index=index, total=total), style="bold")
     heading.append(f"  {_time(action)}", style="dim")
-    heading.append("  seat " + str(action.get("seat")) if action.get("seat") is not None else "  (the game)")
+    seat = action.get("seat")
+    heading.append("  " + (say("replay.seat", seat=seat) if seat is not None else say("replay.by_game")))
     heading.append(f"  {action['type']}", style="bold magenta")
     extra = {k: v for k, v in action.items() if k not in ("type", "seat", "at")}
     if extra:
@@ -222,33 +213,34 @@ def replay(
     watcher: int | None = None if spectator else (0 if seat is None else seat)
     if watcher is not None and not 0 <= watcher < match.players:
         fail(f"--seat must be from 0 to {match.players - 1} for this {match.players}-player game, got {watcher}")
-    who = "a spectator" if watcher is None else f"seat {watcher}"
+    speaks = surface_language(language, match.options)
+    say = surface_words(speaks, WORDS)
+    who = say("replay.spectator") if watcher is None else say("replay.seat", seat=watcher)
     interactive = step and stdin_is_interactive()
     console = Console()
-    console.print(
-        f"[bold]{match.game.title}[/]: {match.players} players, seed {match.seed}, {len(actions)} actions; "
-        f"watching as {who}." + (" Enter or →: next, ←: back, q: quit." if interactive else ""),
-        highlight=False,
-    )
+    header = Text(match.game.title, style="bold")
+    header.append(say("replay.header", n=match.players, seed=match.seed, actions=len(actions), who=who))
+    if interactive:
+        header.append(" " + say("replay.keys"))
+    console.print(header)
     for notice in record_notices(record):
-        console.print(f"[bold yellow]Note[/]: {NOTICES[notice['code']].format(**notice['params'])}", highlight=False)
+        line = Text(say("replay.note"), style="bold yellow")
+        line.append(": " + say(f"replay.notice.{notice['code']}", **notice["params"]))
+        console.print(line)
     factory = None if table else screen_of(match.game)
-    if factory is not None:
-        draw = factory(match, watcher, **language_argument(factory, surface_language(language, match.options)))
-    else:
-        draw = None
+    draw = factory(match, watcher, **language_argument(factory, speaks)) if factory is not None else None
     total = len(actions)
     frames: list[RenderableType] = []
     shown: dict[str, Any] = {"view": match.view(watcher)}
 
     def frame(current: Match, action: dict[str, Any] | None, events: list[Any]) -> RenderableType:
-        heading = _heading(len(frames), total, action)
+        heading = _heading(len(frames), total, action, say)
         if draw is not None:
             return Group(heading, draw(current, action, events))
         view = current.view(watcher)
         if action is None:
-            return step_panel(0, total, None, [], view, who)
-        panel = step_panel(len(frames), total, action, events_for(events, watcher), view, who, shown["view"], full)
+            return step_panel(0, total, None, [], view, who, say=say)
+        panel = step_panel(len(frames), total, action, events_for(events, watcher), view, who, shown["view"], full, say)
         shown["view"] = view
         return panel
 
@@ -265,7 +257,7 @@ def replay(
         while True:
             key = read_key()
             if key.lower().startswith("q"):
-                console.print("Stopped.")
+                console.print(say("replay.stopped"))
                 return
             if key in BACK:
                 index = max(0, index - 1)
@@ -283,16 +275,22 @@ def replay(
                 time.sleep(delay)
     result = match.result
     if result is None:
-        console.print("[bold]End of the record[/]: the game was not finished.")
+        console.print(Text(say("replay.unfinished"), style="bold"))
         return
-    hidden = hidden_parts(match)
+    hidden = hidden_parts(match, say)
     if hidden is not None:
-        console.print(Text("Every hand, now that the game is over:", style="bold"))
+        console.print(Text(say("replay.every_hand"), style="bold"))
         console.print(hidden)
-    line = Text("Result", style="bold")
+    line = Text(say("replay.result"), style="bold")
     line.append(
-        f": winners {list(result.winners) or 'none'}, scores {list(result.scores)}, "
-        f"reason {result.reason}, details {json.dumps(dict(result.details))}"
+        ": "
+        + say(
+            "replay.result_details",
+            winners=json.dumps(list(result.winners)),
+            scores=json.dumps(list(result.scores)),
+            reason=result.reason,
+            details=json.dumps(dict(result.details)),
+        )
     )
     console.print(line)
     stored = record.get("result")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +11,8 @@ from typer.testing import CliRunner
 
 from mindtable.cli.app import app
 from mindtable.core.bots import Bot
-from mindtable.core.match import Match
+from mindtable.core.driver import play_out
+from mindtable.core.match import Match, new_match
 from mindtable.games.eesti_malumang import terminal as eesti_terminal
 from mindtable.games.the_mind import terminal as mind_terminal
 
@@ -19,8 +21,7 @@ runner = CliRunner()
 
 @pytest.fixture
 def no_locale(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
+    """No locale set (tests/conftest.py clears it for every test); set one with ``setenv``."""
     return monkeypatch
 
 
@@ -101,3 +102,43 @@ def test_the_closing_lines_of_play_speak_the_screen_language(no_locale: pytest.M
     out = " ".join(result.output.split())
     assert "Semilla 9: juega las mismas manos otra vez con --seed 9." in out
     assert f"Partida guardada en {saved}" in out and "mindtable replay" in out
+
+
+def test_replay_speaks_the_chosen_language(tmp_path: Any) -> None:
+    """The replay's own lines (heading, each step, the hands at the end, the result) in Spanish and Estonian."""
+    match = new_match("the-mind", players=2, seed=4, options={"last_level": 2, "lives": 1})
+    game = match.game
+    play_out(match, {seat: game.make_bot("random-timing", seat=seat, seed=4) for seat in range(2)})
+    assert match.result is not None and match.result.reason == "lost"
+    path = tmp_path / "lost.json"
+    path.write_text(json.dumps(match.record()))
+    total = len(match.actions)
+    for language, said, unsaid in (
+        (
+            "es",
+            [
+                "lo ves como asiento 1",
+                "Comienzo de la partida",
+                f"Acción {total}/{total}",
+                "Vista de asiento 1",
+                "Todas las manos, ahora que la partida terminó:",
+                "Resultado: ganadores [], puntos",
+            ],
+            ["Start of the game", "watching as", "Every hand", "Result:"],
+        ),
+        (
+            "et",
+            ["vaatad kui koht 1", "Mängu algus", f"Käik {total}/{total}", "Kõigi mängijate käed", "Tulemus: võitjad"],
+            ["Start of the game", "Action ", "Result:"],
+        ),
+    ):
+        result = runner.invoke(
+            app,
+            ["replay", str(path), "--seat", "1", "--table", "--auto", "--delay", "0", "-l", language],
+            terminal_width=160,
+        )
+        assert result.exit_code == 0, result.output
+        for text in said:
+            assert text in result.output, (language, text)
+        for text in unsaid:
+            assert text not in result.output, (language, text)
