@@ -123,6 +123,9 @@ def _table(language: str, accents: str) -> _FoldTable:
 
 # Possessive quantifiers and the look-behind keep these linear on long runs of digits.
 _NUMBER = re.compile(r"(?<![\d.,])\d++(?:[.,]\d++)+")
+#: Thousands grouped by spaces, as Estonian and Spanish (and SI style) write them: ``300 000``, ``1 234 567``.
+#: The first group has one to three digits and every other group exactly three; no part of a longer number.
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})++(?![\d])")
 _HAS_DIGIT = re.compile(r"\d")
 _NEGATIVE = re.compile(r"(?<![\w.])[-−](?=\d)")
 _PLUS_NUMBER = re.compile(r"(?<![\w.+])\+(?=\d)")
@@ -145,11 +148,14 @@ _AND_WORD = {"en": "and", "es": "y", "et": "ja"}
 def _mark_numbers(text: str, language: str) -> str:
     """Mark decimal separators and minus signs so that they survive punctuation removal.
 
-    Thousands separators are dropped: a separator that occurs more than once (``1.000.000``), the first of two
+    Thousands separators are dropped: spaces between groups of three digits (``300 000``, ``299 792,458``; a
+    no-break space is a space by now), a separator that occurs more than once (``1.000.000``), the first of two
     different ones (``1,234.5``), or the language's thousands separator before exactly three digits (en
     ``1,000``; es/et ``1.000``). Any other separator between digits is a decimal point (``3.14``, ``3,5``).
     """
     thousands = THOUSANDS_SEPARATOR.get(language, ",")
+    if " " in text:
+        text = _SPACED_THOUSANDS.sub(lambda m: m.group(0).replace(" ", ""), text)
 
     def number(match: re.Match[str]) -> str:
         digits = match.group(0)

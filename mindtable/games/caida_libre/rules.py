@@ -367,7 +367,7 @@ class CaidaLibre(Game):
     moves = MOVES
     codes = CODES
     seat_params = SEAT_PARAMS
-    rules_revision = 1
+    rules_revision = 2  # 2: the answer judge reads thousands grouped by spaces ("300 000"), trivia/text.py
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"
     cli_commands = "mindtable.games.caida_libre.study:app"
