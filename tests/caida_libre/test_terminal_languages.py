@@ -9,8 +9,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from rich.console import Console
+from typer.testing import CliRunner
 
 import mindtable
+from mindtable.cli.app import app
 from mindtable.core.match import Match
 from mindtable.games.caida_libre.terminal import render, run_terminal
 from tests.caida_libre.conftest import position
@@ -145,3 +147,26 @@ def test_the_scale_lines_up_in_every_language() -> None:
     spanish = render(match.view(0), 0, "es")
     assert "CI: asiento 0 150, asiento 1 60, asiento 2 30" in spanish
     assert "Arma: asiento 1 está en la mochila propulsora" in spanish  # the page's words, in a sentence
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "not_said"),
+    [
+        ([], ("todos los asientos los juegan bots", "¡Chao, pescao!", "Gana: asiento "), ("Winner", "bots play")),
+        (["-o", "language=en"], ("bots play every seat", "Winner: seat "), ("Gana", "asiento")),
+        (["--language", "et"], ("kõigil kohtadel mängivad botid", "Võitja: koht "), ("Winner", "Gana")),
+    ],
+)
+def test_mindtable_play_hands_the_screen_its_language(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], said: tuple[str, ...], not_said: tuple[str, ...]
+) -> None:
+    """``mindtable play caida-libre``: the flag, else the cards' language (Spanish by default)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    result = CliRunner().invoke(app, ["play", "caida-libre", "--humans", "0", "--seed", "2", *args])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    for words in said:
+        assert words in out, words
+    for words in not_said:
+        assert words not in out, words
