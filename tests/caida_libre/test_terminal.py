@@ -47,6 +47,7 @@ def test_a_whole_hot_seat_game_at_the_keyboard() -> None:
 
 
 def test_a_game_with_a_person_and_bots() -> None:
+    """Spanish cards, an English screen: the screen follows the cards' language unless told otherwise."""
     match = mindtable.new_match("caida-libre", players=3, seed=4, options={"language": "es"})
     bots = {s: match.game.make_bot("knowing", seat=s, seed=4) for s in (1, 2)}
     keys = keyboard(match)
@@ -59,5 +60,6 @@ def test_a_game_with_a_person_and_bots() -> None:
         read=lambda prompt="": next(keys),
         console=Console(file=out, width=100),
         clock=lambda: next(clock),
+        language="en",
     )
     assert match.is_over and "Winner" in out.getvalue()

@@ -1,5 +1,5 @@
 """The terminal: whole games with a person at the keyboard and a bot, said in the room's language (Estonian by
-default, or English), the board drawn as text, the answer never shown to the answering side; and simulate."""
+default, English or Spanish), the board drawn as text, the answer never shown to the answering side; simulate."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ class Keys:
             if ask["phase"] == "judge" and ask["reader"] == self.human and prompt == "> ":
                 assert shown_answer in chunk, chunk  # the asker's card shows the answer
                 self.card_checks += 1
-        if prompt in ("Vastus: ", "Answer: "):
+        if prompt in ("Vastus: ", "Answer: ", "Respuesta: "):
             self.answered += 1
             q = current_question(ask)
             right = q.required_answer or q.answer or ", ".join(q.items)
@@ -91,7 +91,11 @@ class Keys:
 
 
 def play(
-    options: dict[str, Any], *, seed: int = 5, clock: Callable[[Match], int] | None = None
+    options: dict[str, Any],
+    *,
+    seed: int = 5,
+    clock: Callable[[Match], int] | None = None,
+    language: str | None = None,
 ) -> tuple[Match, str, Keys]:
     match = mindtable.new_match("eesti-malumang", players=2, seed=seed, options=options)
     out = io.StringIO()
@@ -103,6 +107,7 @@ def play(
         read=keys,
         console=Console(file=out, width=200, color_system=None),
         clock=(lambda: clock(match)) if clock else (lambda: match.clock),
+        language=language,
     )
     return match, out.getvalue(), keys
 
@@ -158,6 +163,40 @@ def test_the_same_game_in_english() -> None:
     assert re.search(r"Question — \w+: “[^”]+”", text)
     for estonian in ("Sinu kord", "Kohtunik", "Mängija", "küsib", "vastab", "Vastus:"):
         assert estonian not in text, estonian
+    assert keys.hidden_checks >= 2 and keys.card_checks >= 2
+
+
+def test_the_same_game_in_spanish() -> None:
+    """Estonian questions, a Spanish screen: the page's Spanish words for the game's terms."""
+    match, text, keys = play({"variant": "outer_track", "cards_per_colour": 1}, language="es")
+    assert match.is_over and match.options["language"] == "et"
+    for line in (
+        "Eesti mälumäng: 2 jugadores. En el teclado: Jugador 1.",
+        "Escribe el número de una acción y pulsa Enter; q termina la partida.",
+        "Coloca tu ficha en una casilla Estonia.",
+        "Colocar la ficha aquí: casilla Estonia (esquina noroeste)",
+        "Tu turno: tira el dado.",
+        "Escribe un número del 1 al 4 (q termina).",  # the wrong number, refused in Spanish
+        "Alan (bot) hace las preguntas.",
+        "Tú respondes; Alan (bot) pregunta.",
+        "Responder (escribe la respuesta)",
+        "Tu tarjeta (la lees tú) — ",
+        "El juez sugiere: ",
+        "Confirmar el veredicto del juez: ",
+        "La partida ha terminado. Se han repartido todas las tarjetas Estonia.",
+        "Tarjetas Estonia que quedan: Historia ",
+        "H Historia · C Cultura · N Ciencias naturales · G Geografía · D Deporte · V Varios · E casilla Estonia",
+    ):
+        assert line in text, line
+    assert "E casilla Estonia · M meta" in text  # the legend: initials of the Spanish words
+    assert re.search(r"Pregunta — \w+: «[^»]+»", text)  # the question, in Spanish quotes
+    assert re.search(r"Jugador 1 respondió: «[^»]+»\.", text)
+    assert re.search(r"La respuesta: .+\. (Jugador 1|Alan \(bot\)): (Correcta|Incorrecta)", text)
+    assert re.search(r"(Jugador 1|Alan \(bot\)) ganó una carta Estonia: \w+\.", text)
+    assert re.search(r"¡Gana (Jugador 1|Alan \(bot\))!|Empate: ganan", text)
+    assert "┃ Jugador" in text and "Cartas Estonia" in text  # the summary
+    for other in (*NOT_ESTONIAN, "Sinu kord", "Kohtunik", "Mängija", "Your turn", "The judge", "Player 1"):
+        assert other not in text, other
     assert keys.hidden_checks >= 2 and keys.card_checks >= 2
 
 
@@ -256,7 +295,7 @@ def test_the_terminal_words_exist_in_both_languages_for_every_key_the_code_says(
     source = Path(terminal.__file__).read_text(encoding="utf-8")
     literal = set(re.findall(r'say\(\s*"([\w.]+)"', source)) | set(re.findall(r"say\('([\w.]+)'", source))
     assert "term.pass_keyboard" in literal and "quiz.suggestion" in literal
-    for language in ("et", "en"):
+    for language in ("et", "en", "es"):
         say = words(language)
         missing = [k for k in sorted(literal) if not say.has(k, own=True)]
         assert missing == [], f"{language}: no words for {missing}"
@@ -284,8 +323,6 @@ def test_the_quiz_words_are_the_pages_words() -> None:
     blocks = re.split(r"^  (en|es|et): \{$", source, flags=re.MULTILINE)
     for index in (1, 3, 5):
         language = blocks[index]
-        if language not in ("et", "en"):
-            continue
         page = dict(re.findall(r'"((?:judge|quiz)\.[\w.]+)": "([^"]*)"', blocks[index + 1]))
         mine = {k: v for k, v in _terminal_table(language).items() if k.startswith(("judge.", "quiz."))}
         assert mine and {k: page.get(k) for k in mine} == mine

@@ -1,135 +1,287 @@
-"""Caída Libre in a terminal: hot-seat and bots, with the IQ scale drawn as text.
+"""Caída Libre in a terminal, in the room's language: hot-seat and bots, with the IQ scale drawn as text.
 
 :func:`render` draws a seat's view (the scale with the pawns and weapon squares, whose turn and who asks, the
 card as that seat may see it, the last card's outcome); :func:`run_terminal` is the loop ``mindtable play
 caida-libre`` runs: people at ``human_seats`` choose from a numbered menu (answers are typed), bots play the
 other seats, the Quote 5 clock runs on the wall clock and is delivered when due.
 
+Every line is said through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in ``language`` (``en``,
+``es`` or ``et``; by default the match's ``language`` option, the language of its cards): the page's own words
+(``mindtable/web/static/games/caida-libre/i18n``: card types, weapons, outcomes) where they fit, the terminal's
+in ``i18n/<language>.json`` beside this module. Refusals are said from their codes and parameters. What the
+cards say (prompts, topics, answers) stays in the cards' language.
+
 >>> import mindtable
 >>> match = mindtable.new_match("caida-libre", players=2, seed=1, options={"starter": 0, "language": "en"})
 >>> print(render(match.view(0), 0).splitlines()[0])
 Caída Libre: seat 0 asks seat 1 (phase draw) · pack 1 · 36 cards in the draw pile
+>>> print(render(match.view(0), 0, "es").splitlines()[0])
+Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · 36 tarjetas por robar
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 from mindtable.core.bots import Bot
+from mindtable.core.codes import seat_params
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
-from mindtable.kit.table import TableDriver, pass_the_keyboard
+from mindtable.kit.table import TableDriver
+from mindtable.kit.words import Catalogue, screen_language, surface_words
 
 Reader = Callable[[str], str]
-WEAPON_NAMES = {
-    "sniper": "Sniper",
-    "hook": "Hook",
-    "dynamite": "Dynamite",
-    "jetpack": "Jetpack",
-    "armageddon": "Armageddon",
-}
 
-
-def render_scale(view: Mapping[str, Any]) -> list[str]:
-    """The IQ scale, top down: each square with its weapon and the seats standing on it."""
-    lines = []
-    for square in view["scale"]["squares"]:
-        here = [str(seat) for seat, iq in enumerate(view["iq"]) if iq == square["iq"]]
-        mark = WEAPON_NAMES.get(square["weapon"], "")
-        if square["iq"] == view["top"]:
-            mark = "Prodigious Mind"
-        elif square["iq"] == 0:
-            mark = "Free Fall"
-        pawns = " ".join(f"[{s}]" for s in here)
-        lines.append(f"{square['iq']:>4} | {mark:<16}| {pawns}")
-    return lines
-
-
-def _question_lines(ask: Mapping[str, Any]) -> list[str]:
-    out = []
-    headings = ask["headings"]
-    out.append(f"Card: {headings['type']}" + (f" · {headings['topic']}" if headings.get("topic") else ""))
-    if ask["phase"] == "choose":
-        for index in ask["choices"] or []:
-            h = headings["headings"][index]
-            out.append(f"  topic {index + 1}: {h.get('topic', '')} for -{h.get('penalty', 0)} IQ")
-    question = ask.get("question")
-    if question:
-        out.append(f"  Q: {question['prompt']}")
-        for letter, option in zip("abcd", question.get("options") or [], strict=False):
-            out.append(f"     {letter}) {option}")
-        if question.get("count"):
-            out.append(f"     name {question['count']}")
-    if ask.get("deadline"):
-        out.append(f"  answer by {ask['deadline'] / 1000:.1f} s")
-    if ask.get("draft"):
-        out.append(f"  typed: {ask['draft']}")
-    card = ask.get("card")
-    if card and ask.get("index") is None and question:
-        pass
-    if card and question:
-        q = card["questions"][question["index"]]
-        shown = (
-            q.get("answer")
-            or ", ".join(q.get("items", []))
-            or (q["options"][q["correct"]] if q.get("options") and q.get("correct") is not None else "")
-        )
-        out.append(f"  (asker's card) answer: {shown}")
-    suggestion = ask.get("suggestion")
-    if suggestion and ask["role"] == "reader":
-        verdict = "right" if suggestion["correct"] else "wrong"
-        extra = f", {suggestion['named']} of {suggestion['needed']} named" if "needed" in suggestion else ""
-        out.append(f"  judge suggests: {verdict}{extra} ({suggestion.get('reason', '')})")
-    for result in ask.get("results", []):
-        out.append(f"  - {result['prompt']}: {'right' if result['correct'] else 'wrong'} (answer: {result['answer']})")
-    return out
-
-
-def render(view: Mapping[str, Any], seat: int | None) -> str:
-    """A seat's view as text."""
-    deck = view["deck"]
-    lines = [
-        f"Caída Libre: seat {view['asker']} asks seat {view['answerer']} (phase {view['phase']}) · "
-        f"pack {view['pack']} · {deck['draw']} cards in the draw pile"
-    ]
-    lines += render_scale(view)
-    lines.append("IQ: " + ", ".join(f"seat {s} {iq}" for s, iq in enumerate(view["iq"])))
-    weapon = view.get("weapon")
-    if weapon:
-        target = f", target seat {weapon['target']}" if weapon.get("target") is not None else ""
-        lines.append(f"Weapon: seat {weapon['seat']} stands on the {WEAPON_NAMES[weapon['kind']]}{target}")
-    if view.get("ask"):
-        lines += _question_lines(view["ask"])
-    last = view.get("last")
-    if last and not view.get("ask"):
-        outcome = "right" if last["correct"] else f"wrong, -{last['penalty']}"
-        moves = "; ".join(f"seat {m['seat']} {m['before']}->{m['after']}" for m in last["moves"])
-        lines.append(f"Last card ({last['card_type']}) for seat {last['answerer']}: {outcome}. {moves}")
-    return "\n".join(lines)
-
-
-def describe(entry: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    kind = entry["type"]
-    if kind == "target":
-        return f"target seat {entry['target']} (IQ {view['iq'][entry['target']]})"
-    if kind == "ask_choose":
-        h = view["ask"]["headings"]["headings"][entry["question"]]
-        return f"choose {h.get('topic', '')} for -{h.get('penalty', 0)}"
-    if kind == "ask_overrule":
-        return "overrule the judge (for a list: type how many items were right)"
-    return {
-        "draw": "draw a card and read it",
-        "ask_answer": "answer (type it)",
-        "ask_pass": "pass",
-        "ask_confirm": "confirm the judge's suggestion",
-    }.get(kind, kind)
-
-
+HERE = Path(__file__).resolve().parent
+WEAPONS = ("sniper", "hook", "dynamite", "jetpack", "armageddon")
+#: Actions a person does not pick from the menu: the draft of a typed answer, and what this game never opens.
 MENU_SKIP = ("ask_type", "ask_options", "ask_call_vote", "ask_vote")
+#: The events told as a line to the person who gets the keyboard next.
+TOLD_EVENTS = ("deck_reshuffled", "weapon_armed", "target_chosen", "card_scored", "free_fall")
+#: The narrowest the scale's label column gets (the English labels and a space).
+SCALE_COLUMN = 16
+
+
+def words(language: str) -> Catalogue:
+    """The terminal's words in ``language``, first match wins: its own (``i18n`` beside this module), the game
+    page's, the site's; English fills in any key a language lacks."""
+    return surface_words(language, HERE / "i18n", web_module="caida-libre")
+
+
+class Screen:
+    """How the match reads in one language: seats, the scale, the card, the menu, events, refusals."""
+
+    def __init__(self, say: Catalogue) -> None:
+        self.say = say
+
+    @classmethod
+    def of(cls, language: str | None, options: Mapping[str, Any] | None = None) -> Screen:
+        """The screen in ``language``, else the match's ``language`` option, else English."""
+        return cls(words(screen_language(language, options)))
+
+    # --- names -------------------------------------------------------------------------------------------------
+
+    def seat(self, seat: int) -> str:
+        return self.say("term.seat", n=seat)
+
+    def seats(self, seats: Any) -> str:
+        return ", ".join(self.seat(int(s)) for s in seats)
+
+    def weapon(self, kind: str) -> str:
+        """The weapon in a sentence (the page's words: in Spanish with its article)."""
+        return self.say(f"cl.weapon.{kind}")
+
+    def card_type(self, kind: str) -> str:
+        key = f"cl.type.{kind}"
+        return self.say(key) if self.say.has(key) else kind
+
+    def verdict(self, correct: bool) -> str:
+        return self.say("term.right" if correct else "term.wrong")
+
+    # --- the scale ---------------------------------------------------------------------------------------------
+
+    def scale_label(self, view: Mapping[str, Any], square: Mapping[str, Any]) -> str:
+        if square["iq"] == view["top"]:
+            return self.say("cl.top")
+        if square["iq"] == 0:
+            return self.say("cl.bottom")
+        kind = square.get("weapon")
+        return self.say(f"term.scale.{kind}") if kind in WEAPONS else ""
+
+    def scale(self, view: Mapping[str, Any]) -> list[str]:
+        """The IQ scale, top down: each square with its weapon and the seats standing on it; the label column
+        is as wide as this language's longest label needs."""
+        squares = view["scale"]["squares"]
+        labels = [self.scale_label(view, square) for square in squares]
+        width = max([SCALE_COLUMN, *(len(label) + 1 for label in labels)])
+        lines = []
+        for square, label in zip(squares, labels, strict=True):
+            here = [str(seat) for seat, iq in enumerate(view["iq"]) if iq == square["iq"]]
+            pawns = " ".join(f"[{s}]" for s in here)
+            lines.append(f"{square['iq']:>4} | {label:<{width}}| {pawns}")
+        return lines
+
+    # --- a seat's screen ---------------------------------------------------------------------------------------
+
+    def header(self, view: Mapping[str, Any]) -> str:
+        say = self.say
+        deck = view["deck"]
+        pack = say("option.pack.all") if view["pack"] == "all" else say("term.pack", pack=view["pack"])
+        return say(
+            "term.header",
+            title=say("game.title"),
+            asks=say("cl.asks", asker=self.seat(view["asker"]), answerer=self.seat(view["answerer"])),
+            phase=say("term.phase", phase=say(f"term.phase.{view['phase']}")),
+            pack=pack,
+            pile=say("term.pile", n=deck["draw"]),
+        )
+
+    def render(self, view: Mapping[str, Any], seat: int | None) -> list[str]:
+        """What ``seat`` sees: the header, the scale, every seat's IQ, the weapon in play, the card being asked
+        (the asker also sees the answer and the judge's suggestion), else the last card's outcome."""
+        say = self.say
+        lines = [self.header(view), *self.scale(view)]
+        iq = ", ".join(say("term.iq_item", name=self.seat(s), iq=v) for s, v in enumerate(view["iq"]))
+        lines.append(say("term.iq_line", list=iq))
+        weapon = view.get("weapon")
+        if weapon:
+            params = {"name": self.seat(weapon["seat"]), "weapon": self.weapon(weapon["kind"])}
+            if weapon.get("target") is not None:
+                lines.append(say("term.weapon_target", target=self.seat(weapon["target"]), **params))
+            else:
+                lines.append(say("term.weapon", **params))
+        if view.get("ask"):
+            lines += self.question(view["ask"])
+        last = view.get("last")
+        if last and not view.get("ask"):
+            lines.append(
+                say(
+                    "term.last",
+                    type=self.card_type(last["card_type"]),
+                    name=self.seat(last["answerer"]),
+                    outcome=self.outcome(last),
+                    moves=self.moves(last["moves"]),
+                ).rstrip()
+            )
+        return lines
+
+    def outcome(self, scored: Mapping[str, Any]) -> str:
+        if scored["correct"]:
+            return self.say("term.outcome_right")
+        return self.say("cl.outcome_wrong", penalty=scored["penalty"])
+
+    def moves(self, moves: list[Mapping[str, Any]]) -> str:
+        return "; ".join(
+            self.say("term.move", name=self.seat(m["seat"]), before=m["before"], after=m["after"]) for m in moves
+        )
+
+    def question(self, ask: Mapping[str, Any]) -> list[str]:
+        """The card as this seat may see it: its type and topic, the topics to choose from (Double Questions),
+        the question with its options, the clock, what was typed; the asker also gets the answer and the
+        judge's suggestion; then the questions of the card already decided."""
+        say = self.say
+        headings = ask["headings"]
+        card_line = say("term.card", type=self.card_type(headings["type"]))
+        out = [card_line + (f" · {headings['topic']}" if headings.get("topic") else "")]
+        if ask["phase"] == "choose":
+            for index in ask["choices"] or []:
+                h = headings["headings"][index]
+                penalty = say("quiz.penalty", penalty=h.get("penalty", 0))
+                out.append("  " + say("term.topic", n=index + 1, topic=h.get("topic", ""), penalty=penalty))
+        question = ask.get("question")
+        if question:
+            out.append("  " + say("term.q", prompt=question["prompt"]))
+            for letter, option in zip("abcd", question.get("options") or [], strict=False):
+                out.append(f"     {letter}) {option}")
+            if question.get("count"):
+                out.append("     " + say("term.name_items", count=question["count"]))
+        if ask.get("deadline"):
+            out.append("  " + say("term.answer_by", s=f"{ask['deadline'] / 1000:.1f}"))
+        if ask.get("draft"):
+            out.append("  " + say("term.typed", text=ask["draft"]))
+        card = ask.get("card")
+        if card and question:
+            q = card["questions"][question["index"]]
+            shown = (
+                q.get("answer")
+                or ", ".join(q.get("items", []))
+                or (q["options"][q["correct"]] if q.get("options") and q.get("correct") is not None else "")
+            )
+            out.append("  " + say("term.asker_card", answer=shown))
+        suggestion = ask.get("suggestion")
+        if suggestion and ask["role"] == "reader":
+            verdict = self.verdict(bool(suggestion["correct"]))
+            if "needed" in suggestion:
+                verdict += say("term.named_of", named=suggestion["named"], needed=suggestion["needed"])
+            out.append("  " + say("term.judge_suggests", verdict=verdict, reason=self.reason(suggestion)))
+        for result in ask.get("results", []):
+            verdict = self.verdict(bool(result["correct"]))
+            out.append("  " + say("term.result", prompt=result["prompt"], verdict=verdict, answer=result["answer"]))
+        return out
+
+    def reason(self, verdict: Mapping[str, Any]) -> str:
+        """The judge's reason from its code and parameters (its English words when no table knows the code)."""
+        key = f"judge.{verdict.get('code')}"
+        if not self.say.has(key):
+            return str(verdict.get("reason", ""))
+        params = {**verdict.get("params", {}), "named": verdict.get("named"), "needed": verdict.get("needed")}
+        return self.say(key, **{k: v for k, v in params.items() if v is not None})
+
+    # --- the menu ----------------------------------------------------------------------------------------------
+
+    def action(self, entry: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+        """A menu line for a listed action."""
+        say = self.say
+        kind = entry["type"]
+        if kind == "target":
+            return say("term.action.target", name=self.seat(entry["target"]), iq=view["iq"][entry["target"]])
+        if kind == "ask_choose":
+            h = view["ask"]["headings"]["headings"][entry["question"]]
+            return say("term.action.ask_choose", topic=h.get("topic", ""), penalty=h.get("penalty", 0))
+        key = f"term.action.{kind}"
+        return say(key) if say.has(key) else kind
+
+    def input_prompt(self, name: str) -> str:
+        key = f"term.input.{name}"
+        return self.say(key) if self.say.has(key) else f"{name}> "
+
+    # --- events ------------------------------------------------------------------------------------------------
+
+    def event(self, event: Mapping[str, Any]) -> str | None:
+        """What happened, in words; ``None`` for what the screen shows anyway."""
+        say = self.say
+        kind = event["type"]
+        if kind == "deck_reshuffled":
+            return say("term.event.deck_reshuffled")
+        if kind == "weapon_armed":
+            return say("cl.weapon_armed", name=self.seat(event["seat"]), weapon=self.weapon(event["weapon"])) + "."
+        if kind == "target_chosen":
+            return say(
+                "term.event.target_chosen",
+                name=self.seat(event["seat"]),
+                weapon=self.weapon(event["weapon"]),
+                target=self.seat(event["target"]),
+            )
+        if kind == "card_scored":
+            line = say(
+                "term.event.card_scored",
+                number=event["number"],
+                type=self.card_type(event["card_type"]),
+                name=self.seat(event["answerer"]),
+                outcome=self.outcome(event),
+            )
+            moves = self.moves(event["moves"])
+            return f"{line} {moves}" if moves else line
+        if kind == "free_fall":
+            return say("term.event.free_fall", n=len(event["seats"]), names=self.seats(event["seats"]))
+        return None
+
+    # --- refusals ----------------------------------------------------------------------------------------------
+
+    def refusal(self, exc: IllegalAction, declared: Mapping[str, tuple[str, ...]]) -> str:
+        """A refusal from its code, the parameters that name a seat said as seats and a weapon by its name."""
+        params: dict[str, Any] = {}
+        for key in seat_params(exc.code, exc.params, declared):
+            value = exc.params[key]
+            params[key] = self.seats(value) if isinstance(value, list) else self.seat(value)
+        if exc.params.get("weapon") in WEAPONS:
+            params["weapon"] = self.weapon(exc.params["weapon"])
+        return self.say.refusal(exc, **params)
+
+
+def render_scale(view: Mapping[str, Any], language: str | None = None) -> list[str]:
+    """The IQ scale, top down, in ``language`` (default: the language of the match's cards)."""
+    return Screen.of(language, {"language": view.get("language")}).scale(view)
+
+
+def render(view: Mapping[str, Any], seat: int | None, language: str | None = None) -> str:
+    """A seat's view as text in ``language`` (default: the language of the match's cards)."""
+    return "\n".join(Screen.of(language, {"language": view.get("language")}).render(view, seat))
 
 
 def run_terminal(
@@ -140,55 +292,82 @@ def run_terminal(
     read: Reader = input,
     console: Console | None = None,
     clock: Callable[[], int] | None = None,
+    language: str | None = None,
 ) -> None:
-    """Play ``match``: people at ``human_seats`` answer prompts (hot-seat), ``bots`` play the other seats."""
+    """Play ``match``: people at ``human_seats`` answer prompts (hot-seat), ``bots`` play the other seats.
+    Everything is said in ``language`` (default: the match's ``language`` option, the language of its cards)."""
     console = console or Console()
+    screen = Screen.of(language, match.options)
+    say = screen.say
     table = TableDriver(match, human_seats, bots, clock)
-    console.print(f"[bold]Caída Libre[/]: {match.players} seats; you play {human_seats or 'none'}. q quits.")
-    hand_over = pass_the_keyboard(console, read)
+
+    def show(text: str, style: str | None = None) -> None:
+        console.print(Text(text, style=style or ""), highlight=False)
+
+    if human_seats:
+        humans = say("term.you_play", n=len(human_seats), seats=", ".join(map(str, human_seats)))
+    else:
+        humans = say("term.only_bots")
+    show(say("term.welcome", title=say("game.title"), players=match.players, humans=humans), "bold")
+
+    def hand_over(seat: int) -> bool:
+        show("")
+        show(say("term.pass_keyboard", n=seat), "bold")
+        return read("").strip().lower() != "q"
+
     while (seat := table.next_person(hand_over)) is not None:
-        if not _turn(table, seat, read, console):
+        if not _turn(screen, table, seat, read, show):
             return
     if not match.is_over:  # stuck, or the people stopped at a hand-over
         if table.stuck:
-            console.print("[red]Nobody can act and no timer is running.[/]")
+            show(say("term.stuck"), "red")
         return
     result = match.result
     assert result is not None
-    console.print("\n[bold]Chao, pescao![/] " + escape(render(match.view(None), None)), highlight=False)
-    console.print(f"[bold]Winner(s)[/]: seats {', '.join(map(str, result.winners))}", highlight=False)
+    show("")
+    over = Text(say("cl.over"), style="bold")
+    over.append(" " + "\n".join(screen.render(match.view(None), None)))
+    console.print(over, highlight=False)
+    show(say("term.winners", n=len(result.winners), names=screen.seats(result.winners)), "bold")
+    fallen = result.details.get("fallen") or []
+    if fallen:
+        show(say("cl.fell", names=screen.seats(fallen)))
 
 
-def _turn(table: TableDriver, seat: int, read: Reader, console: Console) -> bool:
-    match, unseen, now, apply = table.match, table.unseen, table.now, table.apply
+def _turn(screen: Screen, table: TableDriver, seat: int, read: Reader, show: Callable[..., None]) -> bool:
+    """One person's turn: what happened since their last one, their screen, the menu, the chosen action;
+    ``False`` when they quit."""
+    match, say, unseen, now, apply = table.match, screen.say, table.unseen, table.now, table.apply
     for event in unseen[seat]:
-        if event["type"] in ("card_scored", "free_fall", "weapon_armed", "target_chosen"):
-            data = {k: v for k, v in event.items() if k not in ("type", "results")}
-            console.print(f"  • [green]{event['type']}[/] {escape(str(data))}", highlight=False)
+        if event["type"] in TOLD_EVENTS and (line := screen.event(event)) is not None:
+            show(f"  • {line[:1].upper()}{line[1:]}", "green")
     unseen[seat].clear()
     view = match.view(seat)
-    console.print(f"\n[bold]Seat {seat}[/], your move.\n" + escape(render(view, seat)), highlight=False)
+    show("")
+    show(say("term.your_move", n=seat), "bold")
+    for line in screen.render(view, seat):
+        show(line)
     legal = [a for a in match.legal_actions(seat) if a["type"] not in MENU_SKIP]
     for number, entry in enumerate(legal, start=1):
-        console.print(f"  [bold]{number}[/] {escape(describe(entry, view))}", highlight=False)
+        show(f"  {number} {screen.action(entry, view)}")
     while True:
         raw = read("> ").strip().lower()
         if raw == "q":
             return False
         if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
-            console.print(f"[red]type a number from 1 to {len(legal)} (q: quit)[/]")
+            show(say("term.pick_number", n=len(legal)), "red")
             continue
         entry = legal[int(raw) - 1]
         action = {k: v for k, v in entry.items() if k != "inputs"}
         for spec in entry.get("inputs", ()):
-            text = read(f"{spec['name']}> ").strip()
+            text = read(screen.input_prompt(spec["name"])).strip()
             if not text and spec.get("optional"):
                 continue
             action[spec["name"]] = int(text) if spec["kind"] == "int" and text.lstrip("-").isdigit() else text
         try:
             apply({**action, "at": now()})
         except IllegalAction as exc:
-            console.print(f"[red]{escape(exc.message)}[/]")
+            show(screen.refusal(exc, match.game.seat_params), "red")
             if exc.code == "ask_time_up":
                 return True
             continue

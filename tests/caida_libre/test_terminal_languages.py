@@ -1,0 +1,172 @@
+"""The terminal speaks English, Spanish and Estonian: every line a player sees comes from the word tables (the
+game page's words for card types, weapons and outcomes), refusals are said from their codes, and what the
+cards say stays in the cards' language."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import mindtable
+from mindtable.cli.app import app
+from mindtable.core.match import Match
+from mindtable.games.caida_libre.terminal import render, run_terminal
+from tests.caida_libre.conftest import position
+
+
+def keyboard(answer: str) -> Iterator[str]:
+    """A player who always takes the first menu entry and answers ``answer``."""
+    while True:
+        yield "1"
+        yield answer
+
+
+def play(match: Match, humans: list[int], language: str | None, answer: str = "Marte", bots: bool = False) -> str:
+    """A whole game at the keyboard on a virtual clock (50 ms a tick); everything the screen said."""
+    keys = keyboard(answer)
+    out = io.StringIO()
+    clock = iter(range(0, 10**9, 50))
+    players = {s: match.game.make_bot("knowing", seat=s, seed=4) for s in range(match.players) if s not in humans}
+    run_terminal(
+        match,
+        humans,
+        players if bots else {},
+        read=lambda prompt="": next(keys),
+        console=Console(file=out, width=200),
+        clock=lambda: next(clock),
+        language=language,
+    )
+    assert match.is_over
+    return out.getvalue()
+
+
+ENGLISH = (
+    "your move",
+    "draw a card",
+    "Pass the keyboard",
+    "Winner",
+    "Prodigious Mind",
+    "Free Fall",
+    "judge suggests",
+    "answer (type it)",
+    "cards in the draw pile",
+    "Last card",
+)
+
+
+def test_a_hot_seat_game_in_spanish_follows_the_cards_language() -> None:
+    """Spanish cards and no language given: the whole game is said in Spanish."""
+    match = mindtable.new_match("caida-libre", players=2, seed=3, options={"language": "es", "starter": 0})
+    out = play(match, [0, 1], None)
+    assert "Caída Libre: 2 asientos; en este teclado: asientos 0, 1. q para salir." in out
+    assert "Asiento 0, te toca." in out
+    assert "Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · 36 tarjetas por robar" in out
+    assert " 150 | Mente Prodigiosa   | [0] [1]" in out and "  60 | Mochila propulsora | " in out
+    assert "CI: asiento 0 150, asiento 1 150" in out
+    assert "  1 robar una tarjeta y leerla" in out
+    assert "  1 responder (escribe la respuesta)" in out and "  2 pasar" in out
+    assert "Pasa el teclado al asiento 1 y pulsa Enter." in out
+    assert "el juez sugiere: incorrecta" in out and "  1 confirmar la sugerencia del juez" in out
+    assert "  • Tarjeta 1 (" in out and "para asiento 1: fallo, -" in out
+    assert "Última tarjeta (" in out
+    assert "¡Chao, pescao! Caída Libre:" in out and "(fase: fin)" in out
+    assert "Gana: asiento " in out and "En Caída Libre: asiento " in out
+    for english in ENGLISH:
+        assert english not in out, english
+
+
+def test_a_game_with_bots_in_estonian_though_the_cards_are_english() -> None:
+    match = mindtable.new_match("caida-libre", players=3, seed=4, options={"language": "en"})
+    out = play(match, [0], "et", answer="Mars", bots=True)
+    assert "Caída Libre: 3 kohta; klaviatuuri taga: koht 0. q lõpetab." in out
+    assert "Koht 0, sinu käik." in out
+    assert "Caída Libre: koht 2 küsib, vastab koht 0 (etapp: küsimine) · pakk 1 · pakis 35 kaarti" in out
+    assert " 150 | Geniaalne mõistus | " in out and "   0 | Vabalangus        | " in out
+    assert "Kaart: Tulevahetus" in out and "  K: The whole Great Wall of China" in out  # the card stays English
+    assert "  1 vasta (kirjuta vastus)" in out and "  2 ei tea" in out
+    assert "  • Kaart 1 (Tulevahetus), vastas koht 0: vale, -30. koht 0 150->120" in out
+    assert "  • Koht 0 vastab relvaruudult „Snaiper“." in out
+    assert "Relv: koht 0 seisab relvaruudul „Snaiper“" in out and "  1 sihtmärk: koht 1 (IQ 140)" in out
+    assert "  • Koht 0 seisab relvaruudul „Snaiper“ ja valis sihtmärgi: koht 1." in out
+    assert "kohtunik pakub: õige (õige valik)" in out and "  1 kinnita kohtuniku pakkumine" in out
+    assert "Chao, pescao!" in out and "Võitja: koht " in out
+    for english in (*ENGLISH, "stands on the", "target", "answers from"):
+        assert english not in out, english
+
+
+def test_with_no_language_the_default_cards_give_a_spanish_screen_and_english_is_asked_for() -> None:
+    """The cards' language defaults to Spanish, so the screen does; ``language="en"`` makes it English."""
+    spanish = play(mindtable.new_match("caida-libre", players=2, seed=5), [0, 1], None)
+    assert "te toca" in spanish and "your move" not in spanish
+    english = play(mindtable.new_match("caida-libre", players=2, seed=5), [0, 1], "en")
+    assert "your move" in english and "Pass the keyboard to seat" in english and "Winner" in english
+    assert "te toca" not in english and "Gana" not in english
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "english"),
+    [
+        ("es", "el tiempo para responder se acabó a los 15000 ms", "the time for the answer ran out"),
+        ("et", "vastamise aeg sai otsa 15000 ms juures", "the time for the answer ran out"),
+        ("en", "the time for the answer ran out at 15000 ms", "el tiempo"),
+    ],
+)
+def test_an_answer_after_the_quote5_clock_is_refused_in_the_screen_language(
+    language: str, said: str, english: str
+) -> None:
+    """Seat 1 types its Quote 5 answer for 20 s: the refusal is said from its code in the screen's language."""
+    match = mindtable.new_match("caida-libre", players=2, seed=3, options={"language": "en", "starter": 0})
+    now = [0]
+    keys = iter(["1", "", "1"])  # seat 0 draws; the hand-over; seat 1 chooses to answer
+
+    def read(prompt: str = "") -> str:
+        if prompt.endswith("> ") and prompt != "> ":  # the answer's prompt: the answerer types slowly
+            now[0] += 20_000
+            return "lithium"
+        return next(keys, "q")
+
+    out = io.StringIO()
+    clock: Callable[[], int] = lambda: now[0]  # noqa: E731
+    run_terminal(match, [0, 1], {}, read=read, console=Console(file=out, width=200), clock=clock, language=language)
+    assert said in out.getvalue()
+    assert english not in out.getvalue()
+
+
+def test_the_scale_lines_up_in_every_language() -> None:
+    match = position(3, iq=[150, 60, 30])
+    for language, jetpack in (("en", "Jetpack"), ("es", "Mochila propulsora"), ("et", "Rakettseljakott")):
+        lines = render(match.view(0), 0, language).splitlines()
+        scale = [line for line in lines if line[:4].strip().isdigit() and " | " in line]
+        assert len(scale) == 16
+        assert len({line.index("|", 6) for line in scale}) == 1, language  # one column for every label
+        assert any(line.startswith(f"  60 | {jetpack} ") and "[1]" in line for line in scale)
+    spanish = render(match.view(0), 0, "es")
+    assert "CI: asiento 0 150, asiento 1 60, asiento 2 30" in spanish
+    assert "Arma: asiento 1 está en la mochila propulsora" in spanish  # the page's words, in a sentence
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "not_said"),
+    [
+        ([], ("todos los asientos los juegan bots", "¡Chao, pescao!", "Gana: asiento "), ("Winner", "bots play")),
+        (["-o", "language=en"], ("bots play every seat", "Winner: seat "), ("Gana", "asiento")),
+        (["--language", "et"], ("kõigil kohtadel mängivad botid", "Võitja: koht "), ("Winner", "Gana")),
+    ],
+)
+def test_mindtable_play_hands_the_screen_its_language(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], said: tuple[str, ...], not_said: tuple[str, ...]
+) -> None:
+    """``mindtable play caida-libre``: the flag, else the cards' language (Spanish by default)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    result = CliRunner().invoke(app, ["play", "caida-libre", "--humans", "0", "--seed", "2", *args])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    for words in said:
+        assert words in out, words
+    for words in not_said:
+        assert words not in out, words
