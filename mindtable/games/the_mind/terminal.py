@@ -8,6 +8,11 @@ Two layers:
 * :func:`run_terminal` is the I/O loop: a monotonic wall clock, keys read without blocking (``termios``
   cbreak mode + ``select`` on stdin, restored on exit) and a :class:`rich.live.Live` screen.
 
+Every word on the screen is said through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in the
+language asked for (``language=``: en, es or et; default: the match's ``language`` option, else English): the
+game page's own words (``mindtable/web/static/games/the-mind/i18n``) where they fit, the terminal's in
+``i18n/<language>.json`` beside this module. Refusals are said from their codes and parameters.
+
 Keys: space/enter play your lowest card, ``r`` ready (hands on the table), ``s`` propose a star, ``a`` /
 ``x`` agree / reject a proposal, ``t`` call stop ('players' detection only), ``e`` propose ending a blind
 run, ``q`` quit.
@@ -32,6 +37,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
@@ -42,11 +48,15 @@ from rich.table import Table
 from rich.text import Text
 
 from mindtable.core.bots import Bot
+from mindtable.core.codes import seat_params
 from mindtable.core.driver import next_step
 from mindtable.core.errors import IllegalAction, MindtableError
 from mindtable.core.events import Event, events_for
 from mindtable.core.match import Match
 from mindtable.kit.names import bot_name
+from mindtable.kit.words import Catalogue, screen_language, surface_words
+
+HERE = Path(__file__).resolve().parent
 
 #: Key -> action type (``None``: quit).
 KEYS: dict[str, str | None] = {
@@ -62,9 +72,9 @@ KEYS: dict[str, str | None] = {
     "w": "withdraw",
     "q": None,
 }
-#: Action type -> the key shown in the help line.
-KEY_LABELS = {
-    "play": "space/enter",
+#: Action type -> the key shown in the help line (``None``: said in the screen's language, ``term.key.<type>``).
+KEY_LABELS: dict[str, str | None] = {
+    "play": None,
     "ready": "r",
     "propose_star": "s",
     "agree": "a",
@@ -73,16 +83,8 @@ KEY_LABELS = {
     "propose_end": "e",
     "withdraw": "w",
 }
-ACTION_NAMES = {
-    "play": "play your lowest",
-    "ready": "ready",
-    "propose_star": "propose star",
-    "agree": "agree",
-    "reject": "reject",
-    "stop": "stop!",
-    "propose_end": "end blind run",
-    "withdraw": "withdraw",
-}
+#: The keys that answer "yes" to "quit this game?" in every language (and ``term.key.yes``, the language's own).
+YES_KEYS = ("y", "q")
 #: How long the "life lost" banner stays up, in ms.
 ALERT_MS = 3000
 #: At most this many bot or deadline actions are applied per call (a guard against a runaway bot).
@@ -91,6 +93,12 @@ MAX_ACTIONS_PER_ADVANCE = 10_000
 
 class TerminalError(MindtableError):
     """The terminal cannot run this match as asked (several humans, no interactive terminal...)."""
+
+
+def words(language: str) -> Catalogue:
+    """The terminal's words in ``language``, first match wins: its own (``i18n`` beside this module), the game
+    page's, the site's; English fills in any key a language lacks."""
+    return surface_words(language, HERE / "i18n", web_module="the-mind")
 
 
 @dataclass(frozen=True)
@@ -124,22 +132,28 @@ class TerminalSession:
         *,
         names: Mapping[int, str] | None = None,
         max_messages: int = 7,
+        language: str | None = None,
     ) -> None:
+        #: The screen's words, in ``language`` (default: the match's ``language`` option, else English).
+        self.say = say = words(screen_language(language, match.options))
         if seat is not None and seat in bots:
-            raise TerminalError(f"seat {seat} cannot be both the human and a bot")
+            raise TerminalError(say("term.error.human_and_bot", seat=seat))
         missing = [s for s in range(match.players) if s != seat and s not in bots]
         if missing:
-            raise TerminalError(f"nobody plays seat(s) {', '.join(map(str, missing))}: give each a bot")
+            raise TerminalError(say("term.error.nobody_plays", n=len(missing), seats=missing))
         self.match = match
         self.seat = seat
         self.bots = dict(bots)
         self.names = {
-            s: ("You" if s == seat else bot_name(s) if s in bots else f"Player {s + 1}") for s in range(match.players)
+            s: (say("tm.you") if s == seat else bot_name(s) if s in bots else say("term.player", n=s + 1))
+            for s in range(match.players)
         }
         #: A replay: the keys line says how to step instead of how to play.
         self.replaying = False
         if names:
             self.names.update(names)
+        #: The seat addressed as "you" (the human's, unless it was given a name).
+        self.you = seat if seat is not None and seat not in (names or {}) else None
         self.max_messages = max_messages
         self.messages: list[Message] = []
         self.alert: Message | None = None
@@ -148,7 +162,7 @@ class TerminalSession:
         self.confirming = False
         self.applied: list[Applied] = []
         if match.is_over:
-            self._say(match.clock, "This game is already over.", "bold")
+            self._say(match.clock, say("term.already_over"), "bold")
         else:
             view = match.view(seat)
             started = {"type": "level_started", "level": view["level"], "cards_each": view["cards_each"]}
@@ -185,10 +199,10 @@ class TerminalSession:
         key = key if key in ("\n", "\r", " ") else key.lower()
         if self.confirming:
             self.confirming = False
-            if key in ("y", "q"):
+            if key in YES_KEYS or key == self.say("term.key.yes"):
                 self.finished = True
             else:
-                self._say(now, "Going on.", "")
+                self._say(now, self.say("term.going_on"), "")
             return []
         if key not in KEYS:
             return []
@@ -196,7 +210,7 @@ class TerminalSession:
         if kind is None:
             if self.seat is not None and not self.match.is_over:
                 self.confirming = True  # a running game: ask first
-                self._say(now, "Quit this game? Press y (or q again) to quit, any other key to go on.", "bold")
+                self._say(now, self.say("term.confirm_quit", yes=self.say("term.key.yes")), "bold")
                 return []
             self.finished = True
             return []
@@ -205,16 +219,24 @@ class TerminalSession:
                 self.finished = True
             return []
         if self.seat is None:
-            self._say(now, "You are watching: only q works.", "yellow")
+            self._say(now, self.say("term.watching_only_q"), "yellow")
             return []
         at = max(now, self.match.clock)
         action = {"type": kind, "seat": self.seat, "at": at}
         try:
             events = self.match.apply(action)
         except IllegalAction as exc:
-            self._say(at, f"Not now: {exc.message}", "yellow")
+            self._say(at, self.say("term.not_now", reason=self.refusal(exc)), "yellow")
             return []
         return [self._record(action, events)]
+
+    def refusal(self, exc: IllegalAction) -> str:
+        """A refusal from its code, with the parameters that name a seat said as the seat's name here."""
+        seats: dict[str, Any] = {}
+        for key in seat_params(exc.code, exc.params, self.match.game.seat_params):
+            value = exc.params[key]
+            seats[key] = [self.name(v) for v in value] if isinstance(value, list) else self.name(value)
+        return self.say.refusal(exc, **seats)
 
     def legal_types(self) -> list[str]:
         if self.seat is None or self.match.is_over:
@@ -239,137 +261,134 @@ class TerminalSession:
         del self.messages[: -self.max_messages]
 
     def name(self, seat: Any) -> str:
-        return self.names.get(seat, f"seat {seat}") if isinstance(seat, int) else "the table"
+        if isinstance(seat, int):
+            return self.names.get(seat, self.say("term.seat", seat=seat))
+        return self.say("term.the_table")
 
-    @staticmethod
-    def _verb(who: str, third: str, second: str) -> str:
-        return second if who == "You" else third
+    def _said(self, key: str, seat: Any, **params: Any) -> str:
+        """``key`` about ``seat``: ``key_you`` when the seat is the one addressed as "you"."""
+        if seat is not None and seat == self.you:
+            return self.say(f"{key}_you", **params)
+        return self.say(key, name=self.name(seat), **params)
+
+    def _cards_of(self, cards_by_seat: Mapping[Any, Any]) -> str:
+        """``{seat: [cards]}`` as "name: 12, 30; name: 7" (the separators read the same in every language)."""
+        return "; ".join(f"{self.name(int(s))}: {', '.join(map(str, cards))}" for s, cards in cards_by_seat.items())
 
     def describe(self, event: dict[str, Any]) -> tuple[str, str]:
         """A one-line message for an event (empty text: nothing worth saying)."""
+        say = self.say
         kind = event["type"]
-        who = self.name(event.get("seat"))
+        seat = event.get("seat")
         if kind == "level_started":
-            prompt = " Hands on the table: press r when ready." if self.seat is not None else ""
-            return f"Level {event['level']}: {event['cards_each']} card(s) each.{prompt}", "bold"
+            text = say("tm.banner.level_start", level=event["level"], cards=say("tm.cards", n=event["cards_each"]))
+            if self.seat is not None:
+                text += " " + say("term.ready_prompt")
+            return text, "bold"
         if kind == "focused":
-            return "Everyone is ready: play!", "green"
+            return say("tm.ev.focused"), "green"
         if kind == "card_played":
             if event.get("face_down"):
-                return f"{who} played a card face down", ""
-            return f"{who} played {event['card']}", ""
+                return self._said("tm.ev.card_played_blind", seat), ""
+            return self._said("tm.ev.card_played", seat, card=event["card"]), ""
         if kind == "life_lost":
-            moved = event.get("set_aside") or {}
-            held = "; ".join(f"{self.name(int(s))}: {', '.join(map(str, cards))}" for s, cards in moved.items())
             cause = event.get("cause")
-            if cause == "blind_pile":
-                why = "the face-down pile was out of order"
-            elif cause == "stop":
-                why = f"stop! {event['card']} had been played over lower cards"
-            elif cause == "evident":
-                why = f"nobody called stop, but a lower card showed {event['card']} had been played too early"
-            else:
-                why = f"{event['card']} was played while lower cards were held"
-            extra = f" Set aside: {held}." if held else ""
-            return f"LIFE LOST! {why.capitalize()}. Lives left: {event['lives']}.{extra}", "bold white on red"
+            why_key = {"blind_pile": "blind", "stop": "stop", "evident": "evident"}.get(str(cause), "card")
+            text = say(
+                "term.ev.life_lost", why=say(f"term.why.{why_key}", card=event.get("card")), lives=event["lives"]
+            )
+            held = self._cards_of(event.get("set_aside") or {})
+            if held:
+                text += " " + say("tm.ev.set_aside", list=held)
+            return text, "bold white on red"
         if kind == "stop_called":
             if event.get("error"):
-                return f"{who} {self._verb(who, 'calls', 'call')} stop!", "bold"
-            return f"{who} {self._verb(who, 'calls', 'call')} stop: no card was passed, nothing lost", "yellow"
+                return self._said("term.ev.stop_error", seat), "bold"
+            return self._said("term.ev.stop_fine", seat), "yellow"
         if kind == "proposed":
-            if event.get("kind") == "end":
-                return (
-                    f"{who} {self._verb(who, 'proposes', 'propose')} ending the blind run: a agree, x reject",
-                    "magenta",
-                )
-            return f"{who} {self._verb(who, 'proposes', 'propose')} using a star: a agree, x reject", "magenta"
+            what = "end" if event.get("kind") == "end" else "star"
+            return self._said(f"term.ev.proposed_{what}", seat), "magenta"
         if kind == "agreed":
-            return f"{who} {self._verb(who, 'agrees', 'agree')}", "magenta"
-        if kind == "withdrawn":
-            return (
-                f"{who} {self._verb(who, 'withdraws', 'withdraw')} the {event.get('kind', 'proposal')} proposal",
-                "magenta",
-            )
-        if kind == "rejected":
-            return f"{who} {self._verb(who, 'rejects', 'reject')} the {event.get('kind', 'proposal')}", "magenta"
+            return self._said("tm.ev.agreed", seat), "magenta"
+        if kind in ("withdrawn", "rejected"):
+            what = {"star": "star", "end": "end"}.get(str(event.get("kind")), "proposal")
+            return self._said(f"term.ev.{kind}_{what}", seat), "magenta"
         if kind == "star_used":
-            cards = ", ".join(f"{self.name(int(s))} {c}" for s, c in (event.get("discarded") or {}).items())
-            return f"Star used! Everyone discards their lowest card: {cards or 'none'}.", "bold magenta"
+            discarded = event.get("discarded") or {}
+            cards = ", ".join(f"{self.name(int(s))} {c}" for s, c in discarded.items())
+            return say("term.ev.star_used", cards=cards or say("term.none")), "bold magenta"
         if kind == "level_completed":
             reward = event.get("reward")
-            text = f"Level {event['level']} complete!"
-            if reward and event.get("granted"):
-                text += f" Reward: +1 {reward}."
-            elif reward:
-                text += f" (The {reward} reward is lost: already at the maximum.)"
+            text = say("term.ev.level_completed", level=event["level"])
+            if reward in ("star", "life"):
+                text += " " + say(f"term.ev.reward_{'granted' if event.get('granted') else 'lost'}_{reward}")
             return text, "bold green"
         if kind == "game_won":
-            who_won = "YOU WON!" if self.seat is not None else "THE TEAM WON!"
-            return f"{who_won} Level {event['level']} completed: the team made it.", "bold black on green"
+            key = "term.ev.game_won_you" if self.seat is not None else "term.ev.game_won_team"
+            return say(key, level=event["level"]), "bold black on green"
         if kind == "game_lost":
-            return f"GAME OVER: the last life was lost at level {event['level']}.", "bold white on red"
+            return say("term.ev.game_lost", level=event["level"]), "bold white on red"
         if kind == "blind_started":
-            return "Blind mode: from level 1 again, cards face down, checked at the end of each level.", "bold cyan"
+            return say("term.ev.blind_started"), "bold cyan"
         if kind == "pile_revealed":
-            order = "in order" if event.get("in_order") else "OUT OF ORDER"
-            return f"The pile is revealed: {' '.join(map(str, event['cards']))} ({order})", "cyan"
+            key = "term.ev.pile_in_order" if event.get("in_order") else "term.ev.pile_out_of_order"
+            return say(key, cards=" ".join(map(str, event["cards"]))), "cyan"
         if kind == "blind_ended":
-            return f"The blind run ends after {event.get('blind_levels', 0)} level(s).", "bold cyan"
+            return say("term.ev.blind_ended", n=event.get("blind_levels", 0)), "bold cyan"
         if kind in ("ready", "dealt"):
             return "", ""
-        details = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
+        details = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")  # an event this screen predates
         return f"{kind}: {details}", ""
 
     # -- screen ------------------------------------------------------------------------------------
     def render(self, now: int) -> RenderableType:
         """The whole screen at time ``now`` (ms)."""
+        say = self.say
         view = self.match.view(self.seat)
         players = self.match.players
         blind = view["mode"] == "blind"
 
         header = Text()
-        header.append("Lives ", style="bold")
+        header.append(f"{say('tm.lives')} ", style="bold")
         header.append("♥ " * view["lives"], style="bold red")
         header.append(f"({view['lives']})   ", style="red")
-        header.append("Stars ", style="bold")
-        header.append("★ " * view["stars"] if view["stars"] else "none ", style="bold yellow")
+        header.append(f"{say('tm.stars')} ", style="bold")
+        header.append("★ " * view["stars"] if view["stars"] else f"{say('term.none')} ", style="bold yellow")
         header.append(f"({view['stars']})   ", style="yellow")
         last = view["last_level"]
-        header.append(f"Level {view['level']}" + (f" of {last}" if last else ""), style="bold")
-        if view.get("reward"):
-            header.append(f" (reward: {view['reward']})", style="dim")
+        level = say("tm.level_of", level=view["level"], last=last) if last else str(view["level"])
+        header.append(f"{say('tm.level')} {level}", style="bold")
+        if view.get("reward") in ("star", "life"):
+            header.append(" " + say(f"term.header_reward_{view['reward']}"), style="dim")
         header.append(f"   {_clock(now)}", style="dim")
 
-        phase = _phase_line(view, self.seat, self.match, self.name)
+        phase = _phase_line(view, self.seat, self.match, self.name, say)
 
         pile = Table.grid(padding=(0, 2))
         pile.add_column(style="bold", min_width=12)
         pile.add_column()
         played = view["pile"]
         if blind:
-            pile.add_row("Pile", Text(f"{len(played)} card(s) face down", style="cyan"))
+            pile.add_row(say("tm.pile"), Text(say("term.face_down_count", n=len(played)), style="cyan"))
         else:
             top = view["top"]
             top_text = Text(f" {top} " if top is not None else " - ", style="bold black on white")
             if played:
-                top_text.append("   played: " + " ".join(str(p["card"]) for p in played), style="dim")
-            pile.add_row("Top card", top_text)
-        aside = [f"{self.name(s)}: {', '.join(map(str, cards))}" for s, cards in enumerate(view["set_aside"]) if cards]
-        pile.add_row("Set aside", Text("; ".join(aside) if aside else "none", style="yellow" if aside else "dim"))
-        discards = [
-            f"{self.name(s)}: {', '.join(map(str, cards))}" for s, cards in enumerate(view["discards"]) if cards
-        ]
-        pile.add_row(
-            "Discarded", Text("; ".join(discards) if discards else "none", style="magenta" if discards else "dim")
-        )
+                cards = " ".join(str(p["card"]) for p in played)
+                top_text.append("   " + say("term.played_so_far", cards=cards), style="dim")
+            pile.add_row(say("term.top_card"), top_text)
+        aside = self._cards_of({s: cards for s, cards in enumerate(view["set_aside"]) if cards})
+        pile.add_row(say("term.set_aside"), Text(aside or say("term.none"), style="yellow" if aside else "dim"))
+        discards = self._cards_of({s: cards for s, cards in enumerate(view["discards"]) if cards})
+        pile.add_row(say("term.discarded"), Text(discards or say("term.none"), style="magenta" if discards else "dim"))
 
         seats = Table(box=None, padding=(0, 2), show_edge=False, header_style="bold dim")
-        seats.add_column("Player")
-        seats.add_column("Cards", justify="right")
-        seats.add_column("Ready", justify="center")
+        seats.add_column(say("tm.over.player"))
+        seats.add_column(say("term.col.cards"), justify="right")
+        seats.add_column(say("term.col.ready"), justify="center")
         proposal = view["proposal"]
         if proposal:
-            seats.add_column("Proposal", justify="center")
+            seats.add_column(say("term.col.proposal"), justify="center")
         for s in range(players):
             name = self.name(s)
             ready = Text("✓", style="bold green") if view["ready"][s] else Text("·", style="dim")
@@ -380,12 +399,12 @@ class TerminalSession:
             ]
             if proposal:
                 agreed = s in proposal["agreed"]
-                cells.append(Text("agrees" if agreed else "?", style="green" if agreed else "yellow"))
+                cells.append(Text(say("term.agrees") if agreed else "?", style="green" if agreed else "yellow"))
             seats.add_row(*cells)
 
         parts: list[RenderableType] = [header, phase, Text(""), pile, Text(""), seats, Text("")]
         if self.seat is not None:
-            parts.append(_hand_line(view, self.seat))
+            parts.append(_hand_line(view, self.seat, say))
         if self.alert is not None and (now - self.alert.at < ALERT_MS or self.match.is_over):
             parts.append(Text(""))
             parts.append(Text(f" {self.alert.text} ", style=self.alert.style or "bold"))
@@ -395,23 +414,25 @@ class TerminalSession:
                 log.append("\n")
             log.append(f"{_clock(message.at)} ", style="dim")
             log.append(message.text, style=message.style)
-        parts.append(Panel(log, title="Messages", title_align="left", border_style="dim"))
+        parts.append(Panel(log, title=say("term.messages"), title_align="left", border_style="dim"))
         parts.append(self._keys_line())
-        mode = "blind mode" if blind else "normal mode"
-        detection = "players call stop" if view["detection"] == "players" else "the table notices mistakes"
-        title = f"[bold]The Mind[/] · {players} players · {mode} · {detection}"
+        mode = say("term.mode.blind" if blind else "term.mode.normal")
+        detection = say("tm.detection.players" if view["detection"] == "players" else "term.detection.table")
+        title = Text(say("game.title"), style="bold")
+        title.append(" · " + " · ".join((say("term.players", n=players), mode, detection)))
         return Panel(Group(*parts), title=title, border_style="blue", padding=(0, 1))
 
     def _keys_line(self) -> Text:
-        line = Text("Keys: ", style="bold")
+        say = self.say
+        line = Text(say("term.keys") + " ", style="bold")
         if self.replaying:
-            line.append("enter/→ next · ← back · q quit", style="")
+            line.append(say("term.keys.replay"), style="")
             return line
         if self.match.is_over:
-            line.append("q or enter: leave", style="bold")
+            line.append(say("term.keys.over"), style="bold")
             return line
         if self.seat is None:
-            line.append("watching the bots · q quit", style="")
+            line.append(say("term.keys.watching"), style="")
             return line
         legal = set(self.legal_types())
         shown = ["play", "ready", "propose_star", "agree", "reject"]
@@ -423,11 +444,11 @@ class TerminalSession:
             shown.append("withdraw")
         for kind in shown:
             active = kind in legal
-            line.append(f"{KEY_LABELS[kind]}", style="bold cyan" if active else "dim")
-            line.append(f" {ACTION_NAMES[kind]}", style="" if active else "dim")
+            line.append(KEY_LABELS[kind] or say(f"term.key.{kind}"), style="bold cyan" if active else "dim")
+            line.append(f" {say(f'term.act.{kind}')}", style="" if active else "dim")
             line.append(" · ", style="dim")
         line.append("q", style="bold cyan")
-        line.append(" quit")
+        line.append(f" {say('term.act.quit')}")
         return line
 
 
@@ -441,13 +462,13 @@ def _lowest(view: dict[str, Any], seat: int) -> int | None:
     return min(cards) if cards else None
 
 
-def _hand_line(view: dict[str, Any], seat: int) -> Text:
-    line = Text("Your hand  ", style="bold")
+def _hand_line(view: dict[str, Any], seat: int, say: Catalogue) -> Text:
+    line = Text(f"{say('tm.your_hand')}  ", style="bold")
     hand = list(view["hand"] or [])
     aside = list(view["set_aside"][seat])
     lowest = _lowest(view, seat)
     if not hand and not aside:
-        line.append("(empty)", style="dim")
+        line.append(say("term.hand_empty"), style="dim")
         return line
     for card in sorted(hand + aside):
         if card in aside:
@@ -459,38 +480,49 @@ def _hand_line(view: dict[str, Any], seat: int) -> Text:
         line.append(f" {card:>3} ", style=style)
         line.append(" ")
     if aside:
-        line.append(" (yellow: set aside, play them in order)", style="dim")
+        line.append(" " + say("term.hand_aside_hint"), style="dim")
     return line
 
 
-def _phase_line(view: dict[str, Any], seat: int | None, match: Match, name: Callable[[Any], str]) -> Text:
+def _reason(say: Catalogue, reason: str) -> str:
+    """ " (why the game ended)" when the outcome alone does not say it (a blind run ended or lost), else ""."""
+    if reason in ("won", "lost"):
+        return ""
+    key = f"term.reason.{reason}"
+    return " " + say("term.reason", reason=say(key) if say.has(key) else reason)
+
+
+def _phase_line(
+    view: dict[str, Any], seat: int | None, match: Match, name: Callable[[Any], str], say: Catalogue
+) -> Text:
     result = match.result
     if result is not None:
         won = bool(result.winners)
-        text = ("YOU WON" if seat is not None else "THE TEAM WON") if won else "GAME OVER"
+        outcome = say(
+            ("term.phase.won_you" if seat is not None else "term.phase.won_team") if won else "term.phase.lost"
+        )
         details = result.details or {}
-        reason = "" if result.reason in ("won", "lost") else f" ({result.reason})"
+        levels = say("term.phase.levels", n=details.get("progress", view["levels_completed"]))
         return Text(
-            f" {text}: {details.get('progress', view['levels_completed'])} level(s) completed{reason} ",
+            f" {outcome}: {levels}{_reason(say, result.reason)} ",
             style="bold black on green" if won else "bold white on red",
         )
     proposal = view["proposal"]
     if proposal is not None:
-        what = "use a star" if proposal["kind"] == "star" else "end the blind run"
+        what = "star" if proposal["kind"] == "star" else "end"
         waiting = seat is not None and seat not in proposal["agreed"]
-        tail = ": press a to agree, x to reject" if waiting else ": waiting for the others"
-        by = name(proposal.get("by"))
-        return Text(f" {by} proposed to {what}{tail} ", style="bold black on magenta")
+        key = f"term.phase.proposed_{what}_{'answer' if waiting else 'wait'}"
+        return Text(f" {say(key, name=name(proposal.get('by')))} ", style="bold black on magenta")
     if view["phase"] == "refocus":
         if seat is not None and not view["ready"][seat]:
-            return Text(" Hands on the table: press r when you are ready ", style="bold black on yellow")
-        return Text(" Waiting for everyone to be ready... ", style="black on yellow")
+            return Text(f" {say('term.phase.refocus')} ", style="bold black on yellow")
+        return Text(f" {say('term.phase.waiting_ready')} ", style="black on yellow")
     if seat is not None:
         lowest = _lowest(view, seat)
         if lowest is None:
-            return Text(" Your hand is empty: wait for the others ", style="black on green")
-        return Text(f" Play! Your lowest card is {lowest}: space or enter plays it ", style="bold black on green")
-    return Text(" Playing ", style="bold black on green")
+            return Text(f" {say('term.phase.hand_empty')} ", style="black on green")
+        return Text(f" {say('term.phase.play', lowest=lowest)} ", style="bold black on green")
+    return Text(f" {say('term.phase.playing')} ", style="bold black on green")
 
 
 class _Idle:
@@ -503,11 +535,15 @@ class _Idle:
         return None
 
 
-def replay_screen(match: Match, seat: int | None) -> Callable[[Match, dict[str, Any] | None, list[Event]], Any]:
+def replay_screen(
+    match: Match, seat: int | None, *, language: str | None = None
+) -> Callable[[Match, dict[str, Any] | None, list[Event]], Any]:
     """For ``mindtable replay``: the play screen at each step of a record as ``seat`` saw it (``None``: a
-    spectator), with its messages; at the end of the record every hand is shown."""
+    spectator), with its messages, in ``language`` (default: the match's ``language`` option, else English)."""
     others = {s: _Idle(s) for s in range(match.players) if s != seat}
-    session = TerminalSession(match, seat, others, names={s: f"Player {s + 1}" for s in others})
+    say = words(screen_language(language, match.options))
+    names = {s: say("term.player", n=s + 1) for s in others}
+    session = TerminalSession(match, seat, others, names=names, language=language)
     session.replaying = True
 
     def draw(current: Match, action: dict[str, Any] | None, events: list[Event]) -> Any:
@@ -636,24 +672,24 @@ def run_terminal(
     clock: Clock | None = None,
     console: Console | None = None,
     frame_ms: int = 50,
+    language: str | None = None,
 ) -> None:
     """Play ``match`` in this terminal in real time: one human seat (or none, to watch) against ``bots``.
 
     ``keys``, ``clock`` and ``console`` default to the real terminal, a monotonic wall clock and stdout;
-    tests pass :class:`ScriptedKeys` and a :class:`VirtualClock`.
+    tests pass :class:`ScriptedKeys` and a :class:`VirtualClock`. Everything is said in ``language`` (default:
+    the match's ``language`` option, else English).
     """
+    say = words(screen_language(language, match.options))
     if len(human_seats) > 1:
-        raise TerminalError(
-            f"The Mind is played in real time, and one keyboard can only play one seat: got {len(human_seats)} "
-            "humans. Play with --humans 1 (or 0 to watch the bots); several people play together online."
-        )
+        raise TerminalError(say("term.error.one_keyboard", humans=len(human_seats)))
     seat = human_seats[0] if human_seats else None
-    session = TerminalSession(match, seat, bots)
+    session = TerminalSession(match, seat, bots, language=language)
     console = console or Console()
     interactive = keys is None
     if keys is None:
         if not sys.stdin.isatty():
-            raise TerminalError("the terminal game needs an interactive terminal (stdin is not a TTY)")
+            raise TerminalError(say("term.error.no_tty"))
         keys = TerminalKeys(sys.stdin)
     clock = clock or WallClock(offset=match.clock)
     run_session(session, keys, clock, console, frame_ms=frame_ms, screen=interactive)
@@ -694,11 +730,11 @@ def run_session(
         session.finished = True
     if screen:
         console.print(session.render(clock.now()))
+    say = session.say
     result = session.match.result
     if result is None:
-        console.print("You left the game before it ended.")
+        console.print(say("term.end.left"), highlight=False)
     else:
         details = result.details or {}
-        outcome = "won" if result.winners else "lost"
-        reason = "" if result.reason in ("won", "lost") else f" ({result.reason})"
-        console.print(f"The team {outcome} after completing {details.get('progress', '?')} level(s){reason}.")
+        key = "term.end.won" if result.winners else "term.end.lost"
+        console.print(say(key, n=details.get("progress", 0), reason=_reason(say, result.reason)), highlight=False)
