@@ -105,7 +105,7 @@ def test_a_person_plays_a_whole_game_against_a_bot_from_the_menu() -> None:
     assert "steal" in kinds and "lap_prize" in kinds and {"ask_confirm", "ask_overrule"} & set(kinds)
     assert re.search(r"seat 0 takes \w+ from seat 1", text)
     assert "take " in text and "lap prize: " in text  # the menu lines of both choices
-    assert "Game over (six_colours): winner(s) seat 0" in text
+    assert "Game over (collected all six colours): winner: seat 0" in text  # the reason in words, not its code
     assert "Seat 0 has all six colours and wins!" in text
 
 
@@ -142,7 +142,7 @@ def test_two_people_share_the_keyboard_and_the_asker_decides() -> None:
     assert {a["seat"] for a in match.actions if a["type"] == "ask_answer"} == {0, 1}
     assert {a["seat"] for a in match.actions if a["type"] == "ask_overrule"} == {0, 1}
     assert "moves 5 to square" in text and "answered wrong: the turn passes" in text
-    assert "Game over (turn_limit)" in text
+    assert "Game over (the turn limit was reached)" in text
 
 
 def test_a_bad_key_is_refused_and_q_quits() -> None:
