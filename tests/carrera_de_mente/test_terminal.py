@@ -98,7 +98,8 @@ def test_a_person_plays_a_whole_game_against_a_bot_from_the_menu() -> None:
         raise AssertionError(f"{step} is not on the menu {menu}")
 
     out = io.StringIO()
-    run_terminal(match, [0], bots, read=read, console=Console(file=out, width=80, color_system=None), clock=lambda: 0)
+    console = Console(file=out, width=80, color_system=None)
+    run_terminal(match, [0], bots, read=read, console=console, clock=lambda: 0, language="en")
     text = out.getvalue()
     assert match.is_over and match.result is not None and match.result.winners == (0,)
     kinds = [s.kind for s in planned]
@@ -135,7 +136,7 @@ def test_two_people_share_the_keyboard_and_the_asker_decides() -> None:
         return "1"
 
     out = io.StringIO()
-    run_terminal(match, [0, 1], {}, read=read, console=Console(file=out, width=80, color_system=None))
+    run_terminal(match, [0, 1], {}, read=read, console=Console(file=out, width=80, color_system=None), language="en")
     text = out.getvalue()
     assert match.is_over and match.result is not None and match.result.reason == "turn_limit"
     assert "Pass the keyboard to seat" in text and "Your card (only you see it)" in text
@@ -149,7 +150,7 @@ def test_a_bad_key_is_refused_and_q_quits() -> None:
     match = mindtable.new_match("carrera-de-mente", players=2, seed=1, options={"board": "small"})
     keys = iter(["9", "x", "q"])
     out = io.StringIO()
-    run_terminal(match, [0, 1], {}, read=lambda prompt: next(keys), console=Console(file=out, width=80))
+    run_terminal(match, [0, 1], {}, read=lambda prompt: next(keys), console=Console(file=out, width=80), language="en")
     assert out.getvalue().count("type a number from 1 to 1 (q: quit)") == 2
     assert match.actions == []
 
@@ -158,6 +159,6 @@ def test_replay_draws_each_step_with_the_play_screen() -> None:
     match = mindtable.new_match("carrera-de-mente", players=2, seed=3, options={"board": "small"})
     seat = match.to_act()[0]
     events = match.apply({"type": "roll", "seat": seat})
-    draw = screen_of(match.game)(match, None)
+    draw = screen_of(match.game)(match, None, language="en")
     text = plain(draw(match, match.actions[-1], events), width=80)
     assert f"seat {seat} rolls {match.state['move_die']}" in text and "Question dice" in text
