@@ -98,14 +98,15 @@ def test_a_person_plays_a_whole_game_against_a_bot_from_the_menu() -> None:
         raise AssertionError(f"{step} is not on the menu {menu}")
 
     out = io.StringIO()
-    run_terminal(match, [0], bots, read=read, console=Console(file=out, width=80, color_system=None), clock=lambda: 0)
+    console = Console(file=out, width=80, color_system=None)
+    run_terminal(match, [0], bots, read=read, console=console, clock=lambda: 0, language="en")
     text = out.getvalue()
     assert match.is_over and match.result is not None and match.result.winners == (0,)
     kinds = [s.kind for s in planned]
     assert "steal" in kinds and "lap_prize" in kinds and {"ask_confirm", "ask_overrule"} & set(kinds)
     assert re.search(r"seat 0 takes \w+ from seat 1", text)
     assert "take " in text and "lap prize: " in text  # the menu lines of both choices
-    assert "Game over (six_colours): winner(s) seat 0" in text
+    assert "Game over (collected all six colours): winner: seat 0" in text  # the reason in words, not its code
     assert "Seat 0 has all six colours and wins!" in text
 
 
@@ -135,21 +136,21 @@ def test_two_people_share_the_keyboard_and_the_asker_decides() -> None:
         return "1"
 
     out = io.StringIO()
-    run_terminal(match, [0, 1], {}, read=read, console=Console(file=out, width=80, color_system=None))
+    run_terminal(match, [0, 1], {}, read=read, console=Console(file=out, width=80, color_system=None), language="en")
     text = out.getvalue()
     assert match.is_over and match.result is not None and match.result.reason == "turn_limit"
     assert "Pass the keyboard to seat" in text and "Your card (only you see it)" in text
     assert {a["seat"] for a in match.actions if a["type"] == "ask_answer"} == {0, 1}
     assert {a["seat"] for a in match.actions if a["type"] == "ask_overrule"} == {0, 1}
     assert "moves 5 to square" in text and "answered wrong: the turn passes" in text
-    assert "Game over (turn_limit)" in text
+    assert "Game over (the turn limit was reached)" in text
 
 
 def test_a_bad_key_is_refused_and_q_quits() -> None:
     match = mindtable.new_match("carrera-de-mente", players=2, seed=1, options={"board": "small"})
     keys = iter(["9", "x", "q"])
     out = io.StringIO()
-    run_terminal(match, [0, 1], {}, read=lambda prompt: next(keys), console=Console(file=out, width=80))
+    run_terminal(match, [0, 1], {}, read=lambda prompt: next(keys), console=Console(file=out, width=80), language="en")
     assert out.getvalue().count("type a number from 1 to 1 (q: quit)") == 2
     assert match.actions == []
 
@@ -158,6 +159,6 @@ def test_replay_draws_each_step_with_the_play_screen() -> None:
     match = mindtable.new_match("carrera-de-mente", players=2, seed=3, options={"board": "small"})
     seat = match.to_act()[0]
     events = match.apply({"type": "roll", "seat": seat})
-    draw = screen_of(match.game)(match, None)
+    draw = screen_of(match.game)(match, None, language="en")
     text = plain(draw(match, match.actions[-1], events), width=80)
     assert f"seat {seat} rolls {match.state['move_die']}" in text and "Question dice" in text

@@ -1,56 +1,380 @@
-"""Carrera de Mente in a terminal: hot-seat and bots, with the track drawn as a ring of coloured squares.
+"""Carrera de Mente in a terminal, in the room's language: hot-seat and bots, with the track drawn as a ring of
+coloured squares.
 
 :func:`render_board` draws the track from the board in the view (any board file): each square at its place,
-six characters wide, in its colour, ``G 4*01`` — the colour's letter (G green Sports, Y yellow Nature and
-Science, S sky blue History and Geography, P pink Entertainment and Shows, B brown The Arts, O orange
-Cambalache, ``-`` grey free topic), the square's number, ``*`` a star square (``»`` the arrows), and the seats
-whose pegs stand there. The standard board (12 squares across) fits 80 columns; a board too wide for that, or
-without coordinates, is listed square by square instead. :func:`screen` adds whose turn it is and who asks, the
+six characters wide, in its colour, ``G 4*01`` — the colour's letter in the screen's language (in English G
+green Sports, Y yellow Nature and Science, S sky blue History and Geography, P pink Entertainment and Shows,
+B brown The Arts, O orange Cambalache, ``-`` grey free topic; in Estonian the booklet's initial, as the
+colours' would clash), the square's number, ``*`` a star square (``»`` the arrows), and the seats whose pegs
+stand there. The standard board (12 squares across) fits 80 columns; a board too wide for that, or without
+coordinates, is listed square by square instead. :func:`screen` adds whose turn it is and who asks, the
 players' prizes, the dice, the question as that seat may see it (the asker's card only for the asker), and
 the last verdict. :func:`run_terminal` is the loop ``mindtable play carrera-de-mente`` runs: people at
 ``human_seats`` choose from a numbered menu (answers are typed), bots play the other seats; ``q`` quits.
+
+Every word is said through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in English, Spanish
+or Estonian — by default the match's ``language`` option, the language of its booklets: the game page's words
+(``mindtable/web/static/games/carrera-de-mente/i18n``: colours, booklets, the star and occupied squares,
+refusals) where they fit, and the terminal's own in ``i18n/<language>.json`` beside this module. Refusals are
+said from their codes and parameters.
 
 >>> import mindtable
 >>> match = mindtable.new_match("carrera-de-mente", players=2, seed=4, options={"board": "small"})
 >>> print(render_board(match.view(0)).plain.splitlines()[0])
 - 0»01G 1   S 2*  Y 3   P 4*
+>>> print(render_board(match.view(0), "es").plain.splitlines()[0])
+- 0»01V 1   C 2*  A 3   R 4*
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
-from rich.markup import escape
 from rich.text import Text
 
 from mindtable.core.bots import Bot
+from mindtable.core.codes import label_params, seat_params
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event
 from mindtable.core.match import Match
-from mindtable.kit.table import TableDriver, pass_the_keyboard
+from mindtable.kit.table import TableDriver
+from mindtable.kit.words import Catalogue, screen_language, surface_words
 
 Reader = Callable[[str], str]
+HERE = Path(__file__).resolve().parent
 #: Columns of one square on the drawn track, and the widest screen the drawing must fit.
 CELL, WIDTH = 6, 80
-LETTERS = {"green": "G", "yellow": "Y", "skyblue": "S", "pink": "P", "brown": "B", "orange": "O", "grey": "-"}
 PRIZE_ORDER = ("green", "skyblue", "yellow", "pink", "brown", "orange")
-STEPS = {
-    "roll": "roll the die",
-    "lap": "lap prize: choose a colour",
-    "topic": "grey square: choose the booklet",
-    "number": "roll the question number",
-    "ask": "the question",
-    "steal": "steal: choose the colour",
-    "over": "game over",
-}
 #: Legal actions left out of the menu: the answer box's drafts (the answer is typed once, in full).
 MENU_SKIP = ("ask_type",)
+#: The events a line is said for (``term.event.<type>``); the others the screen shows anyway.
+EVENT_LINES = (
+    "rolled",
+    "moved",
+    "prize",
+    "stolen",
+    "nothing_to_steal",
+    "lap_no_prize",
+    "star_held",
+    "topic_chosen",
+    "turn_over",
+    "turn",
+    "ask_decided",
+    "booklet_restarted",
+    "won",
+    "turn_limit",
+)
 
 
-def _letter(colour: str) -> str:
-    return LETTERS.get(colour, colour[:1].upper() or "?")
+def words(language: str) -> Catalogue:
+    """The terminal's words in ``language``, first match wins: its own (``i18n`` beside this module), the game
+    page's, the site's; English fills in any key a language lacks."""
+    return surface_words(language, HERE / "i18n", web_module="carrera-de-mente")
+
+
+def _view_language(language: str | None, view: Mapping[str, Any]) -> str:
+    """``language``, else the view's (the match's ``language`` option), else English."""
+    return screen_language(language, {"language": view.get("language")})
+
+
+class Screen:
+    """How the match reads in one language: seats, colours, booklets, the track, the question, events, menus."""
+
+    def __init__(self, say: Catalogue) -> None:
+        self.say = say
+
+    @classmethod
+    def of(cls, language: str | None, options: Mapping[str, Any] | None = None) -> Screen:
+        """The screen in ``language`` (``None``: the match's ``language`` option, else English)."""
+        return cls(words(screen_language(language, options)))
+
+    # --- names -------------------------------------------------------------------------------------------------
+
+    def seat(self, seat: int) -> str:
+        return self.say("term.seat", seat=seat)
+
+    def seat_with_team(self, view: Mapping[str, Any], seat: int) -> str:
+        members = view["members"][seat] if view.get("members") else []
+        name = self.seat(seat)
+        return self.say("term.team", name=name, members=", ".join(members)) if members else name
+
+    def colour(self, colour: str) -> str:
+        key = f"cm.colour.{colour}"
+        return self.say(key) if self.say.has(key) else colour
+
+    def letter(self, colour: str) -> str:
+        key = f"term.letter.{colour}"
+        if self.say.has(key):
+            return self.say(key)[:1]
+        return self.colour(colour)[:1].upper() or "?"
+
+    def topic(self, view: Mapping[str, Any], topic: str | None) -> str:
+        """A booklet's name as the page says it (``cm.topic.<id>``), else its title in the question file."""
+        key = f"cm.topic.{topic}"
+        if topic and self.say.has(key):
+            return self.say(key)
+        return str((view.get("titles") or {}).get(topic or "", topic or "?"))
+
+    def verdict(self, correct: bool) -> str:
+        return self.say("term.right" if correct else "term.wrong")
+
+    # --- the track ---------------------------------------------------------------------------------------------
+
+    def _cell(self, view: Mapping[str, Any], index: int, start: str | None) -> Text:
+        board = view["board"]
+        square = board["squares"][index]
+        mark = "»" if square["id"] == start else "*" if square["star"] else " "
+        pegs = _pegs_at(view, index)
+        who = "".join(str(s) for s in pegs) if len(pegs) <= 2 else f"{pegs[0]}+"
+        text = Text(f"{self.letter(square['colour'])}{index:>2}{mark}", style=_style(board, square["colour"]))
+        text.append(f"{who:<2}", style=_style(board, square["colour"]) + " bold")
+        if view["phase"] != "over" and view["pegs"][view["turn"]] == index:
+            text.stylize("underline")
+        return text
+
+    def render_board(self, view: Mapping[str, Any]) -> Text:
+        """The track with the pegs (seat numbers), as Rich text no wider than 80 columns."""
+        board = view["board"]
+        start = _start_id(board)
+        out = Text()
+        grid = _grid(board)
+        if grid is not None:
+            xs, ys, places = grid
+            rows: list[list[Text | None]] = [[None] * len(xs) for _ in ys]
+            for index, square in enumerate(board["squares"]):
+                x, y = places[square["id"]]
+                rows[ys.index(y)][xs.index(x)] = self._cell(view, index, start)
+            for row in rows:
+                line = Text()
+                for cell in row:
+                    line.append_text(cell if cell is not None else Text(" " * CELL))
+                line.rstrip()
+                out.append_text(line)
+                out.append("\n")
+        else:
+            # A numbered list, four squares a line: "12 brown * 0" (the colour cut to 11 columns).
+            per_line = max(1, WIDTH // 20)
+            for first in range(0, len(board["squares"]), per_line):
+                line = Text()
+                for index in range(first, min(first + per_line, len(board["squares"]))):
+                    line.append_text(self._cell(view, index, start))
+                    line.append(f" {self.colour(board['squares'][index]['colour'])[:11]:<12}")
+                line.rstrip()
+                out.append_text(line)
+                out.append("\n")
+        out.append_text(self.legend(view))
+        return out
+
+    def legend(self, view: Mapping[str, Any]) -> Text:
+        """The colours with their booklets and the marks, wrapped to fit 80 columns."""
+        board = view["board"]
+        items: list[Text] = []
+        for colour, info in _palette(board).items():
+            topic = info.get("topic")
+            name = self.topic(view, topic) if topic else self.say("cm.free_topic")
+            items.append(Text.assemble((f" {self.letter(colour)} ", _style(board, colour)), f" {name}"))
+        items += [
+            Text.assemble(("*", "bold"), f" {self.say('term.legend.star')}"),
+            Text.assemble(("»", "bold"), f" {self.say('term.legend.start')}"),
+        ]
+        out, width = Text(), 0
+        for item in items:
+            if width and width + 2 + item.cell_len > WIDTH - 2:
+                out.append("\n")
+                width = 0
+            elif width:
+                out.append("  ")
+                width += 2
+            out.append_text(item)
+            width += item.cell_len
+        return out
+
+    # --- a seat's screen ---------------------------------------------------------------------------------------
+
+    def _prizes(self, view: Mapping[str, Any], seat: int) -> Text:
+        board = view["board"]
+        held = view["prizes"][seat]
+        text = Text()
+        for colour in PRIZE_ORDER:
+            if colour in held:
+                text.append(f" {self.letter(colour)} ", style=_style(board, colour))
+            else:
+                text.append(" · ", style="dim")
+        text.append(f" {len(held)}/6")
+        return text
+
+    def question_lines(self, view: Mapping[str, Any], seat: int | None) -> list[Text]:
+        say = self.say
+        ask = view["ask"]
+        lines: list[Text] = []
+        question = ask.get("question")
+        if question is None:
+            return lines
+        context = view.get("context") or {}
+        heading = say("term.question", number=context.get("number") or "", topic=self.topic(view, context.get("topic")))
+        for_whom = say("term.question_for", name=self.seat_with_team(view, ask["answerers"][0]))
+        lines.append(Text.assemble((heading, "bold"), " ", (for_whom, "dim")))
+        lines.append(Text(f"  {question['prompt']}", style="bold"))
+        for letter, option in zip("abcdef", question.get("options") or (), strict=False):
+            lines.append(Text(f"     {letter}) {option}"))
+        if ask.get("given"):
+            lines.append(Text("  " + say("term.answered", text=ask["given"])))
+        elif ask.get("deadline"):
+            lines.append(Text("  " + say("term.answer_by", s=f"{ask['deadline'] / 1000:.0f}")))
+        card = ask.get("card")
+        if card is not None and seat == ask["reader"]:
+            q = card["questions"][question["index"]]
+            right = q.get("answer") or ""
+            if q.get("options") and q.get("correct") is not None:
+                right = f"{'abcdef'[q['correct']]}) {q['options'][q['correct']]}" + (f" — {right}" if right else "")
+            lines.append(Text.assemble((f"  {say('term.your_card')} ", "yellow"), (right, "bold yellow")))
+            suggestion = ask.get("suggestion")
+            if suggestion:
+                verdict = self.verdict(suggestion["correct"])
+                line = say("term.suggestion", verdict=verdict, reason=self.reason(suggestion))
+                lines.append(Text(f"  {line}", style="yellow"))
+        return lines
+
+    def reason(self, verdict: Mapping[str, Any]) -> str:
+        """The judge's reason from its code and parameters (its English words when no table knows the code)."""
+        key = f"judge.{verdict.get('code')}"
+        if not self.say.has(key):
+            return str(verdict.get("reason", ""))
+        params = {**verdict.get("params", {}), "named": verdict.get("named"), "needed": verdict.get("needed")}
+        return self.say(key, **{k: v for k, v in params.items() if v is not None})
+
+    def screen(self, view: Mapping[str, Any], seat: int | None) -> Group:
+        """What ``seat`` sees (``None``: a spectator): the track, the players, the dice, the question, the
+        verdict."""
+        say = self.say
+        turn = view["turn"]
+        parts: list[RenderableType] = []
+        step = f"term.step.{view['phase']}"
+        head = Text.assemble(
+            (say("game.title"), "bold"),
+            f" · {say('term.head.turn', n=view['turn_number'])} · ",
+            (say("term.head.plays", name=self.seat_with_team(view, turn)), "bold"),
+            f" · {say('term.head.asks', name=self.seat(view['asker']))}",
+        )
+        tail = [say(step) if say.has(step) else view["phase"]]
+        if view.get("member"):
+            tail.append(say("term.head.member", member=view["member"]))
+        for part in tail:  # on a line of their own rather than cut by the wrap
+            if head.cell_len + 3 + len(part) > WIDTH:
+                parts.append(head)
+                head = Text(part)
+            else:
+                head.append(f" · {part}")
+        parts.append(head)
+        parts.append(self.render_board(view))
+        names = [self.seat_with_team(view, s) for s in range(len(view["pegs"]))]
+        wide = max(8, *(len(name) for name in names))
+        for s, name in enumerate(names):
+            row = Text("▶ " if s == turn and view["phase"] != "over" else "  ", style="bold")
+            row.append(f"{name:<{wide}}", style="bold" if s == seat else "")
+            peg = f"{view['pegs'][s]:>2}"
+            row.append(f" {say('term.on_square', square=peg)} ")
+            row.append_text(self._prizes(view, s))
+            if s == seat:
+                row.append(f"  ({say('cm.you')})", style="dim")
+            parts.append(row)
+        context = view.get("context") or {}
+        digits = context.get("digits") or []
+        die = view["move_die"] if view["move_die"] is not None else "·"
+        shown = " ".join([str(d) for d in digits] + ["·"] * (3 - len(digits)))
+        dice = Text(f"{say('term.move_die', die=die)}   {say('term.question_dice', dice=shown)}")
+        if context.get("topic"):
+            dice.append(f"   {say('cm.topic', topic=self.topic(view, context['topic']))}")
+        parts.append(dice)
+        if context.get("star"):
+            if context["star"] in view["prizes"][turn]:
+                note = say("term.star_held")
+            else:
+                note = say("cm.on_star", colour=self.colour(context["star"]))
+            parts.append(Text(note, style="bold"))
+        if context.get("occupants"):
+            others = ", ".join(self.seat(s) for s in context["occupants"])
+            parts.append(Text(say("cm.on_occupied", names=others), style="bold"))
+        if view["phase"] == "steal" and view["steal_from"]:
+            line = say("term.steal", name=self.seat_with_team(view, turn), victim=view["steal_from"][0])
+            parts.append(Text(line, style="bold"))
+        if view.get("ask"):
+            parts += self.question_lines(view, seat)
+        last = view.get("last")
+        if last and not view.get("ask") and last.get("correct") is not None:
+            verdict = Text(self.verdict(True), style="bold green")
+            if not last["correct"]:
+                verdict = Text(self.verdict(False), style="bold red")
+            topic = self.topic(view, last.get("topic"))
+            parts.append(
+                Text.assemble(
+                    say("term.last", seat=last["seat"], topic=topic, number=last.get("number")) + " ",
+                    verdict,
+                    f" · {say('term.the_answer', answer=last.get('answer', ''))}",
+                )
+            )
+        if view.get("winner") is not None:
+            parts.append(Text(say("term.winner", seat=view["winner"]), style="bold green"))
+        return Group(*parts)
+
+    # --- events and menus --------------------------------------------------------------------------------------
+
+    def event_line(self, kind: str, d: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str | None:
+        """What happened (an event's type and data), in a line; ``None`` for what the screen shows anyway."""
+        if kind not in EVENT_LINES:
+            return None
+        say = self.say
+        params: dict[str, Any] = {k: v for k, v in d.items() if isinstance(v, (int, str))}
+        if "colour" in d:
+            params["colour"] = self.colour(d["colour"])
+        if "topic" in d:
+            params["topic"] = self.topic(view or {}, d["topic"])
+        if kind == "moved":
+            line = say("term.event.moved", n=d["steps"], seat=d["seat"], to=d["to"])
+            return line + (say("term.event.laps", n=d["laps"]) if d["laps"] else "")
+        if kind == "prize":
+            params["how"] = say(f"term.how.{d['how']}") if say.has(f"term.how.{d['how']}") else d["how"]
+        if kind == "stolen":
+            line = say("term.event.stolen", **params)
+            return line + ("" if d["kept"] else say("term.event.stolen_back"))
+        if kind == "ask_decided":
+            params["verdict"] = self.verdict(bool(d["correct"]))
+        return say(f"term.event.{kind}", **params)
+
+    def describe(self, entry: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+        """A menu line for a listed action."""
+        say = self.say
+        kind = entry["type"]
+        if kind == "topic":
+            return say("term.action.topic", topic=self.topic(view, entry["topic"]))
+        if kind == "lap_prize":
+            return say("term.action.lap_prize", colour=self.colour(entry["colour"]))
+        if kind == "steal":
+            return say("term.action.steal", colour=self.colour(entry["colour"]), victim=view["steal_from"][0])
+        if kind == "roll_number":
+            return say("term.action.roll_number", n=len((view.get("context") or {}).get("digits") or []) + 1)
+        if kind == "ask_answer":
+            shown = (view.get("ask") or {}).get("options_shown")
+            return say("term.action.ask_answer_letter" if shown else "term.action.ask_answer")
+        key = f"term.action.{kind}"
+        return say(key) if say.has(key) else kind
+
+    def refusal(self, exc: IllegalAction, declared_seats: Any = None, declared_labels: Any = None) -> str:
+        """A refusal from its code, the parameters naming a seat said as seats and those naming a colour or a
+        booklet said by their names."""
+        params: dict[str, Any] = {}
+        for key in seat_params(exc.code, exc.params, declared_seats):
+            value = exc.params[key]
+            params[key] = [self.seat(v) for v in value] if isinstance(value, list) else self.seat(value)
+        for key, prefix in label_params(exc.code, exc.params, declared_labels).items():
+            value = exc.params[key]
+            values = value if isinstance(value, list) else [value]
+            said = [self.say(f"{prefix}.{v}") if self.say.has(f"{prefix}.{v}") else v for v in values]
+            params[key] = said if isinstance(value, list) else said[0]
+        return self.say.refusal(exc, **params)
 
 
 def _palette(board: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -80,19 +404,6 @@ def _pegs_at(view: Mapping[str, Any], index: int) -> list[int]:
     return [seat for seat, peg in enumerate(view["pegs"]) if peg == index]
 
 
-def _cell(view: Mapping[str, Any], index: int, start: str | None) -> Text:
-    board = view["board"]
-    square = board["squares"][index]
-    mark = "»" if square["id"] == start else "*" if square["star"] else " "
-    pegs = _pegs_at(view, index)
-    who = "".join(str(s) for s in pegs) if len(pegs) <= 2 else f"{pegs[0]}+"
-    text = Text(f"{_letter(square['colour'])}{index:>2}{mark}", style=_style(board, square["colour"]))
-    text.append(f"{who:<2}", style=_style(board, square["colour"]) + " bold")
-    if view["phase"] != "over" and view["pegs"][view["turn"]] == index:
-        text.stylize("underline")
-    return text
-
-
 def _start_id(board: Mapping[str, Any]) -> str | None:
     drawn = board.get("drawing", {}).get("squares", [])
     return next((s["id"] for s in drawn if s.get("kind") == "start"), None)
@@ -114,231 +425,45 @@ def _grid(board: Mapping[str, Any]) -> tuple[list[float], list[float], dict[str,
     return xs, ys, places
 
 
-def render_board(view: Mapping[str, Any]) -> Text:
+# --- the screen in one call (the language: given, else the view's, else English) ----------------------------------
+
+
+def render_board(view: Mapping[str, Any], language: str | None = None) -> Text:
     """The track with the pegs (seat numbers), as Rich text no wider than 80 columns (see the module doc)."""
-    board = view["board"]
-    start = _start_id(board)
-    out = Text()
-    grid = _grid(board)
-    if grid is not None:
-        xs, ys, places = grid
-        rows: list[list[Text | None]] = [[None] * len(xs) for _ in ys]
-        for index, square in enumerate(board["squares"]):
-            x, y = places[square["id"]]
-            rows[ys.index(y)][xs.index(x)] = _cell(view, index, start)
-        for row in rows:
-            line = Text()
-            for cell in row:
-                line.append_text(cell if cell is not None else Text(" " * CELL))
-            line.rstrip()
-            out.append_text(line)
-            out.append("\n")
-    else:
-        # A numbered list, four squares a line: "12 brown * 0".
-        per_line = max(1, WIDTH // 20)
-        for first in range(0, len(board["squares"]), per_line):
-            line = Text()
-            for index in range(first, min(first + per_line, len(board["squares"]))):
-                line.append_text(_cell(view, index, start))
-                line.append(f" {board['squares'][index]['colour'][:11]:<12}")
-            line.rstrip()
-            out.append_text(line)
-            out.append("\n")
-    out.append_text(legend(view))
-    return out
+    return Screen.of(_view_language(language, view)).render_board(view)
 
 
-def legend(view: Mapping[str, Any]) -> Text:
+def legend(view: Mapping[str, Any], language: str | None = None) -> Text:
     """The colours with their booklets and the marks, wrapped to fit 80 columns."""
-    board = view["board"]
-    titles = view.get("titles") or {}
-    items: list[Text] = []
-    for colour, info in _palette(board).items():
-        topic = info.get("topic")
-        name = titles.get(topic, info.get("label", colour)) if topic else "free topic"
-        items.append(Text.assemble((f" {_letter(colour)} ", _style(board, colour)), f" {name}"))
-    items += [Text.assemble(("*", "bold"), " star"), Text.assemble(("»", "bold"), " the arrows (start)")]
-    out, width = Text(), 0
-    for item in items:
-        if width and width + 2 + item.cell_len > WIDTH - 2:
-            out.append("\n")
-            width = 0
-        elif width:
-            out.append("  ")
-            width += 2
-        out.append_text(item)
-        width += item.cell_len
-    return out
+    return Screen.of(_view_language(language, view)).legend(view)
 
 
-def _prizes(view: Mapping[str, Any], seat: int) -> Text:
-    board = view["board"]
-    held = view["prizes"][seat]
-    text = Text()
-    for colour in PRIZE_ORDER:
-        if colour in held:
-            text.append(f" {_letter(colour)} ", style=_style(board, colour))
-        else:
-            text.append(" · ", style="dim")
-    text.append(f" {len(held)}/6")
-    return text
-
-
-def _seat(view: Mapping[str, Any], seat: int) -> str:
-    members = view["members"][seat] if view.get("members") else []
-    return f"seat {seat}" + (f" (team {', '.join(members)})" if members else "")
-
-
-def _topic_name(view: Mapping[str, Any], topic: str | None) -> str:
-    return (view.get("titles") or {}).get(topic or "", topic or "?")
-
-
-def _question_lines(view: Mapping[str, Any], seat: int | None) -> list[Text]:
-    ask = view["ask"]
-    lines: list[Text] = []
-    question = ask.get("question")
-    if question is None:
-        return lines
-    context = view.get("context") or {}
-    lines.append(
-        Text.assemble(
-            ("Question ", "bold"),
-            f"{context.get('number') or ''} ({_topic_name(view, context.get('topic'))}) ",
-            (f"for {_seat(view, ask['answerers'][0])}", "dim"),
-        )
-    )
-    lines.append(Text(f"  {question['prompt']}", style="bold"))
-    for letter, option in zip("abcdef", question.get("options") or (), strict=False):
-        lines.append(Text(f"     {letter}) {option}"))
-    if ask.get("given"):
-        lines.append(Text(f"  answered: {ask['given']}"))
-    elif ask.get("deadline"):
-        lines.append(Text(f"  answer by {ask['deadline'] / 1000:.0f} s"))
-    card = ask.get("card")
-    if card is not None and seat == ask["reader"]:
-        q = card["questions"][question["index"]]
-        right = q.get("answer") or ""
-        if q.get("options") and q.get("correct") is not None:
-            right = f"{'abcdef'[q['correct']]}) {q['options'][q['correct']]}" + (f" — {right}" if right else "")
-        lines.append(Text.assemble(("  Your card (only you see it): ", "yellow"), (right, "bold yellow")))
-        suggestion = ask.get("suggestion")
-        if suggestion:
-            verdict = "right" if suggestion["correct"] else "wrong"
-            lines.append(Text(f"  The judge suggests: {verdict} ({suggestion.get('reason', '')})", style="yellow"))
-    return lines
-
-
-def screen(view: Mapping[str, Any], seat: int | None) -> Group:
+def screen(view: Mapping[str, Any], seat: int | None, language: str | None = None) -> Group:
     """What ``seat`` sees (``None``: a spectator): the track, the players, the dice, the question, the verdict."""
-    turn = view["turn"]
-    parts: list[RenderableType] = []
-    head = Text.assemble(
-        ("Carrera de Mente", "bold"),
-        f" · turn {view['turn_number']} · ",
-        (f"{_seat(view, turn)} plays", "bold"),
-        f" · seat {view['asker']} asks · {STEPS.get(view['phase'], view['phase'])}",
-    )
-    if view.get("member"):
-        head.append(f" · {view['member']} answers")
-    parts.append(head)
-    parts.append(render_board(view))
-    for s in range(len(view["pegs"])):
-        row = Text("▶ " if s == turn and view["phase"] != "over" else "  ", style="bold")
-        row.append(f"{_seat(view, s):<8}", style="bold" if s == seat else "")
-        row.append(f" on {view['pegs'][s]:>2} ")
-        row.append_text(_prizes(view, s))
-        if s == seat:
-            row.append("  (you)", style="dim")
-        parts.append(row)
-    context = view.get("context") or {}
-    digits = context.get("digits") or []
-    dice = Text(f"Move die: {view['move_die'] if view['move_die'] is not None else '·'}   Question dice: ")
-    dice.append(" ".join([str(d) for d in digits] + ["·"] * (3 - len(digits))))
-    if context.get("topic"):
-        dice.append(f"   Booklet: {_topic_name(view, context['topic'])}")
-    parts.append(dice)
-    if context.get("star"):
-        held = context["star"] in view["prizes"][turn]
-        note = "already held" if held else f"answer directly to win the {context['star']} prize"
-        parts.append(Text(f"Star square: {note}.", style="bold"))
-    if context.get("occupants"):
-        others = ", ".join(f"seat {s}" for s in context["occupants"])
-        parts.append(Text(f"Occupied by {others}: answer directly to steal.", style="bold"))
-    if view["phase"] == "steal" and view["steal_from"]:
-        parts.append(Text(f"{_seat(view, turn)} takes a token from seat {view['steal_from'][0]}.", style="bold"))
-    if view.get("ask"):
-        parts += _question_lines(view, seat)
-    last = view.get("last")
-    if last and not view.get("ask") and last.get("correct") is not None:
-        verdict = Text("right", style="bold green") if last["correct"] else Text("wrong", style="bold red")
-        parts.append(
-            Text.assemble(
-                f"Last question (seat {last['seat']}, {_topic_name(view, last.get('topic'))} {last.get('number')}): ",
-                verdict,
-                f" · the answer: {last.get('answer', '')}",
-            )
-        )
-    if view.get("winner") is not None:
-        parts.append(Text(f"Seat {view['winner']} has all six colours and wins!", style="bold green"))
-    return Group(*parts)
+    return Screen.of(_view_language(language, view)).screen(view, seat)
 
 
-def event_line(kind: str, d: Mapping[str, Any]) -> str | None:
+def event_line(kind: str, d: Mapping[str, Any], language: str | None = None) -> str | None:
     """What happened (an event's type and data), in a line; ``None`` for what the screen shows anyway."""
-    texts = {
-        "rolled": lambda: f"seat {d['seat']} rolls {d['die']}",
-        "moved": lambda: (
-            f"seat {d['seat']} moves {d['steps']} to square {d['to']}"
-            + (f", completing {d['laps']} lap(s)" if d["laps"] else "")
-        ),
-        "prize": lambda: f"seat {d['seat']} wins the {d['colour']} prize ({d['how']})",
-        "stolen": lambda: (
-            f"seat {d['seat']} takes {d['colour']} from seat {d['victim']}"
-            + ("" if d["kept"] else " (already held: back to the box)")
-        ),
-        "nothing_to_steal": lambda: f"seat {d['victim']} has no token to take",
-        "lap_no_prize": lambda: f"seat {d['seat']} completes a lap: the last prize cannot come from a lap",
-        "star_held": lambda: f"seat {d['seat']} already holds the {d['colour']} prize",
-        "topic_chosen": lambda: f"seat {d['seat']} chooses {d['topic']}",
-        "turn_over": lambda: f"seat {d['seat']} answered wrong: the turn passes",
-        "turn": lambda: f"turn {d['number']}: seat {d['seat']}",
-        "ask_decided": lambda: f"{'right' if d['correct'] else 'wrong'}: {d['prompt']} — {d['answer']}",
-        "booklet_restarted": lambda: f"the {d['topic']} booklet starts again",
-        "won": lambda: f"seat {d['seat']} wins",
-        "turn_limit": lambda: f"the turn limit ({d['turns']}) is reached",
-    }
-    make = texts.get(kind)
-    return make() if make is not None else None
+    return Screen.of(language).event_line(kind, d)
 
 
-def describe(entry: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    kind = entry["type"]
-    if kind == "topic":
-        return f"booklet: {_topic_name(view, entry['topic'])}"
-    if kind == "lap_prize":
-        return f"lap prize: {entry['colour']}"
-    if kind == "steal":
-        return f"take {entry['colour']} from seat {view['steal_from'][0]}"
-    if kind == "roll_number":
-        return f"roll question die {len((view.get('context') or {}).get('digits') or []) + 1} of 3"
-    if kind == "ask_answer":
-        shown = (view.get("ask") or {}).get("options_shown")
-        return "answer: type the letter" if shown else "answer (type it)"
-    return {
-        "roll": "roll the die and move",
-        "ask_options": "ask for the options (a right answer then moves 1 square)",
-        "ask_pass": "pass",
-        "ask_confirm": "confirm the judge's suggestion",
-        "ask_overrule": "overrule the judge",
-    }.get(kind, kind)
+def describe(entry: Mapping[str, Any], view: Mapping[str, Any], language: str | None = None) -> str:
+    """A menu line for a listed action."""
+    return Screen.of(_view_language(language, view)).describe(entry, view)
 
 
-def replay_screen(match: Match, seat: int | None) -> Callable[[Match, dict[str, Any] | None, list[Event]], Group]:
-    """For ``mindtable replay``: the play screen at each step, as ``seat`` saw it, with what happened."""
+def replay_screen(
+    match: Match, seat: int | None, *, language: str | None = None
+) -> Callable[[Match, dict[str, Any] | None, list[Event]], Group]:
+    """For ``mindtable replay``: the play screen at each step, as ``seat`` saw it, with what happened, in
+    ``language`` (default: the match's ``language`` option)."""
+    shown = Screen.of(language, match.options)
 
     def draw(current: Match, action: dict[str, Any] | None, events: list[Event]) -> Group:
-        lines = [event_line(e.type, e.data) for e in events if e.visible_to(seat)]
-        return Group(screen(current.view(seat), seat), *(Text(f"• {line}") for line in lines if line))
+        view = current.view(seat)
+        lines = [shown.event_line(e.type, e.data, view) for e in events if e.visible_to(seat)]
+        return Group(shown.screen(view, seat), *(Text(f"• {line}") for line in lines if line))
 
     return draw
 
@@ -351,68 +476,97 @@ def run_terminal(
     read: Reader = input,
     console: Console | None = None,
     clock: Callable[[], int] | None = None,
+    language: str | None = None,
 ) -> None:
     """Play ``match``: people at ``human_seats`` choose from numbered menus (hot-seat: the keyboard passes
     between them; an asker's card is shown only once the keyboard has passed to the asker), ``bots`` play the
-    other seats; the answer time runs on ``clock`` (default: the wall clock)."""
+    other seats; the answer time runs on ``clock`` (default: the wall clock). Everything is said in
+    ``language`` (default: the match's ``language`` option, the language of its booklets)."""
     console = console or Console()
+    shown = Screen.of(language, match.options)
+    say = shown.say
     table = TableDriver(match, human_seats, bots, clock)
+
+    def show(text: str, style: str = "") -> None:
+        console.print(Text(text, style=style), highlight=False)
+
+    if human_seats:
+        you = say("term.you_play", n=len(human_seats), seats=", ".join(map(str, human_seats)))
+    else:
+        you = say("term.only_bots")
     console.print(
-        f"[bold]Carrera de Mente[/]: {match.players} seats; you play {human_seats or 'none'}. q quits.",
+        Text.assemble((say("game.title"), "bold"), ": ", say("term.welcome", n=match.players, you=you)),
         highlight=False,
     )
-    hand_over = pass_the_keyboard(console, read)
+
+    def hand_over(seat: int) -> bool:
+        show("")
+        show(say("term.pass_keyboard", seat=seat), "bold")
+        return read("").strip().lower() != "q"
+
     while (seat := table.next_person(hand_over)) is not None:
-        if not _turn(table, seat, read, console):
+        if not _turn(shown, table, seat, read, console):
             return
     if not match.is_over:  # stuck, or the people stopped at a hand-over
         if table.stuck:
-            console.print("[red]Nobody can act and no timer is running.[/]")
+            show(say("term.stuck"), "red")
         return
-    console.print(screen(match.view(None), None))
+    console.print(shown.screen(match.view(None), None))
     result = match.result
     assert result is not None
-    console.print(
-        f"[bold]Game over[/] ({result.reason}): winner(s) seat {', '.join(map(str, result.winners))}; "
-        f"colours {', '.join(str(int(s)) for s in result.scores)}",
-        highlight=False,
+    reason = f"result.{result.reason}"
+    show(
+        say(
+            "term.over",
+            n=len(result.winners),
+            reason=say(reason) if say.has(reason) else result.reason,
+            winners=", ".join(map(str, result.winners)),
+            scores=", ".join(str(int(s)) for s in result.scores),
+        ),
+        "bold",
     )
 
 
-def _turn(table: TableDriver, seat: int, read: Reader, console: Console) -> bool:
+def _turn(shown: Screen, table: TableDriver, seat: int, read: Reader, console: Console) -> bool:
     match, unseen, now, apply = table.match, table.unseen, table.now, table.apply
-    for event in unseen[seat]:
-        line = event_line(event["type"], event)
-        if line:
-            console.print(Text(f"  • {line}", style="green"))
-    unseen[seat].clear()
+    say = shown.say
+
+    def show(text: str, style: str = "") -> None:
+        console.print(Text(text, style=style), highlight=False)
+
     view = match.view(seat)
-    console.print()
-    console.print(Text(f"Seat {seat}, your move.", style="bold"))
-    console.print(screen(view, seat))
+    for event in unseen[seat]:
+        line = shown.event_line(event["type"], event, view)
+        if line:
+            show(f"  • {line}", "green")
+    unseen[seat].clear()
+    show("")
+    show(say("term.your_move", seat=seat), "bold")
+    console.print(shown.screen(view, seat))
     legal = [a for a in match.legal_actions(seat) if a["type"] not in MENU_SKIP]
     for number, entry in enumerate(legal, start=1):
-        console.print(f"  [bold]{number}[/] {escape(describe(entry, view))}", highlight=False)
+        console.print(Text.assemble("  ", (str(number), "bold"), f" {shown.describe(entry, view)}"), highlight=False)
     while True:
         raw = read("> ").strip().lower()
         if raw == "q":
             return False
         if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
-            console.print(f"[red]type a number from 1 to {len(legal)} (q: quit)[/]", highlight=False)
+            show(say("term.pick_number", n=len(legal)), "red")
             continue
         entry = legal[int(raw) - 1]
         action = {k: v for k, v in entry.items() if k != "inputs"}
         for spec in entry.get("inputs", ()):
             if spec["name"] == "named" and not (view.get("ask") or {}).get("question", {}).get("count"):
                 continue  # how many items were right: asked only for a list question
-            text = read(f"{spec['name']}> ").strip()
+            prompt = f"term.input.{spec['name']}"
+            text = read(say(prompt) if say.has(prompt) else f"{spec['name']}> ").strip()
             if not text and spec.get("optional"):
                 continue
             action[spec["name"]] = int(text) if spec["kind"] == "int" and text.lstrip("-").isdigit() else text
         try:
             apply({**action, "at": now()})
         except IllegalAction as exc:
-            console.print(f"[red]{escape(exc.message)}[/]", highlight=False)
+            show(shown.refusal(exc, match.game.seat_params, match.game.label_params), "red")
             if exc.code == "ask_time_up":
                 return True
             continue
