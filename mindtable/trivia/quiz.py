@@ -64,7 +64,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event
 from mindtable.core.moves import Move, Param
 from mindtable.trivia.judge import HouseRules, judge_answer
-from mindtable.trivia.model import Card, Question, question_from_dict
+from mindtable.trivia.model import OPTION_LETTERS, Card, Question, question_from_dict
 
 State = dict[str, Any]
 Ask = dict[str, Any]
@@ -335,6 +335,31 @@ def ask_view(ask: Ask | None, seat: int | None) -> dict[str, Any] | None:
     elif decided or ask["phase"] == "vote":
         out["suggestion"] = ask["suggestion"]
     return out
+
+
+def reader_answer(question: Mapping[str, Any], say: Callable[..., str]) -> str:
+    """The answer printed on the reader's card for one of its questions (a question of ``view["ask"]["card"]``),
+    as surfaces show it (like ``readerCard`` in ``js/quiz.js``): the items of a list joined by "; ", true or
+    false in ``say``'s words (``quiz.true``/``quiz.false``), the right option with its letter, the answer.
+
+    >>> say = {"quiz.true": "True", "quiz.false": "False"}.get
+    >>> reader_answer({"kind": "list", "items": ["Switzerland", "France"]}, say)
+    'Switzerland; France'
+    >>> reader_answer({"kind": "truefalse", "answer": "false"}, say)
+    'False'
+    >>> reader_answer({"kind": "text", "answer": "MARS", "options": ["Venus", "Mars"], "correct": 1}, say)
+    'b) Mars — MARS'
+    """
+    if question.get("kind") == "list" or (not question.get("answer") and question.get("items")):
+        return "; ".join(str(item) for item in question.get("items") or ())
+    answer = question.get("answer")
+    if question.get("kind") == "truefalse":
+        return say("quiz.true" if str(answer).lower() == "true" else "quiz.false")
+    options, correct = question.get("options"), question.get("correct")
+    if options and correct is not None and 0 <= correct < len(options):
+        right = f"{OPTION_LETTERS[correct]}) {options[correct]}"
+        return f"{right} — {answer}" if answer else right
+    return "" if answer is None else str(answer)
 
 
 def ask_secrets(ask: Ask | None) -> list[tuple[tuple[int, ...], str]]:

@@ -183,8 +183,8 @@ def test_the_same_game_in_spanish() -> None:
         "Tu tarjeta (la lees tú) — ",
         "El juez sugiere: ",
         "Confirmar el veredicto del juez: ",
-        "La partida ha terminado. Se han repartido todas las tarjetas Estonia.",
-        "Tarjetas Estonia que quedan: Historia ",
+        "La partida ha terminado. Se han repartido todas las cartas Estonia.",
+        "Cartas Estonia que quedan: Historia ",
         "H Historia · C Cultura · N Ciencias naturales · G Geografía · D Deporte · V Varios · E casilla Estonia",
     ):
         assert line in text, line
@@ -352,3 +352,16 @@ def test_simulate_writes_json_and_a_plot(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "s.json").read_text())
     assert summary["game"] == "eesti-malumang" and summary["games"] == 6
     assert (tmp_path / "s.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("language", ["et", "en", "es"])
+def test_the_asker_sees_the_items_of_a_list_question_on_the_card(language: str) -> None:
+    """A list question's card holds items, not one answer: the asker reads them out (it once said "None")."""
+    match = mindtable.new_match("eesti-malumang", players=2, seed=1)
+    question = {"index": 0, "prompt": "Name the two countries on Lake Geneva's shores.", "count": 2, "kind": "list"}
+    card = {"questions": [{"kind": "list", "prompt": question["prompt"], "items": ["Switzerland", "France"]}]}
+    ask = {"question": question, "role": "reader", "card": card, "deadline": None, "given": None, "phase": "answer"}
+    view = {"ask": ask, "asking": {"seat": 1, "reader": 0, "category": "geography"}, "teams": None}
+    lines = Screen(match, [0], language).question(view, 0)
+    assert any("Switzerland; France" in line for line in lines), lines
+    assert not any("None" in line for line in lines)

@@ -34,6 +34,7 @@ from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
 from mindtable.kit.table import TableDriver
 from mindtable.kit.words import Catalogue, screen_language, surface_words
+from mindtable.trivia.quiz import reader_answer
 
 Reader = Callable[[str], str]
 
@@ -186,12 +187,7 @@ class Screen:
             out.append("  " + say("term.typed", text=ask["draft"]))
         card = ask.get("card")
         if card and question:
-            q = card["questions"][question["index"]]
-            shown = (
-                q.get("answer")
-                or ", ".join(q.get("items", []))
-                or (q["options"][q["correct"]] if q.get("options") and q.get("correct") is not None else "")
-            )
+            shown = reader_answer(card["questions"][question["index"]], say)
             out.append("  " + say("term.asker_card", answer=shown))
         suggestion = ask.get("suggestion")
         if suggestion and ask["role"] == "reader":

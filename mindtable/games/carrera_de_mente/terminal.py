@@ -42,6 +42,7 @@ from mindtable.core.events import Event
 from mindtable.core.match import Match
 from mindtable.kit.table import TableDriver
 from mindtable.kit.words import Catalogue, screen_language, surface_words
+from mindtable.trivia.quiz import reader_answer
 
 Reader = Callable[[str], str]
 HERE = Path(__file__).resolve().parent
@@ -226,10 +227,7 @@ class Screen:
             lines.append(Text("  " + say("term.answer_by", s=f"{ask['deadline'] / 1000:.0f}")))
         card = ask.get("card")
         if card is not None and seat == ask["reader"]:
-            q = card["questions"][question["index"]]
-            right = q.get("answer") or ""
-            if q.get("options") and q.get("correct") is not None:
-                right = f"{'abcdef'[q['correct']]}) {q['options'][q['correct']]}" + (f" — {right}" if right else "")
+            right = reader_answer(card["questions"][question["index"]], say)
             lines.append(Text.assemble((f"  {say('term.your_card')} ", "yellow"), (right, "bold yellow")))
             suggestion = ask.get("suggestion")
             if suggestion:

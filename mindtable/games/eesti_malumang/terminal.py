@@ -29,6 +29,7 @@ from mindtable.core.match import Match
 from mindtable.kit.names import bot_name
 from mindtable.kit.table import TableDriver
 from mindtable.kit.words import Catalogue, screen_language, surface_words
+from mindtable.trivia.quiz import reader_answer
 
 Reader = Callable[[str], str]
 
@@ -189,7 +190,7 @@ class Screen:
                 lines.append("  " + say("term.unit", unit=q["unit"]))
             card = ask.get("card")
             if card is not None:  # the reader's card: the view holds it for the reader only
-                answer = card["questions"][q["index"]].get("answer")
+                answer = reader_answer(card["questions"][q["index"]], say)
                 lines.append("  " + say("quiz.the_answer", answer=answer))
         if ask.get("deadline") is not None and ask["role"] == "answerer":
             lines.append("  " + say("term.answer_deadline", s=max(0, (ask["deadline"] - self.match.clock) // 1000)))
