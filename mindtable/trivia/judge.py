@@ -14,6 +14,10 @@ The books leave exactness to the players, so every agreement is a house rule (se
   diacritic difference is a typo).
 * ``word_forms`` — a plural -s/-es more or less (en, es) and a case ending on a one-word answer (et,
   "Tallinnas" for Tallinn) are the same answer (default ``True``).
+* ``list_extras`` — a list answer naming more entries than the question asks for, one of them wrong:
+  ``"wrong"`` (the default: a guess spread over extra names is no answer, as a quizmaster rules it) or
+  ``"ignore"`` (only the items still missing count, as in Caída Libre's Quote 5: "you lose 10 IQ points for each
+  element you are missing").
 
 Some things are never a house rule: a typo never changes a number, a Roman numeral, a single letter, an era or
 a sign (``Elizabeth I`` is not ``Elizabeth II``, ``Vitamin C`` is not ``Vitamin A``, ``C`` is not ``C++``,
@@ -54,6 +58,7 @@ from mindtable.trivia.text import ARTICLES, DISTINCT_LETTERS, SYMBOLS, Normal, _
 
 TYPO_LEVELS = ("strict", "normal", "lenient")
 ACCENT_MODES = ("language", "ignore", "strict")
+LIST_EXTRAS = ("wrong", "ignore")
 
 #: the judge's house rules, ready to be embedded in a game's option schema
 JUDGE_OPTIONS: tuple[Option, ...] = (
@@ -69,6 +74,13 @@ JUDGE_OPTIONS: tuple[Option, ...] = (
         bool,
         default=True,
         help="a plural (en, es) or a case ending on a one-word answer (et) is the same answer",
+    ),
+    Option(
+        "list_extras",
+        str,
+        default="wrong",
+        choices=LIST_EXTRAS,
+        help="a list naming more than asked, one of them wrong: 'wrong' (a guess) or 'ignore' (count what is missing)",
     ),
 )
 
@@ -115,6 +127,7 @@ REJECT_CODES = (
     "wrong_statement",
     "wrong_option",
     "list_incomplete",
+    "list_extra_wrong",
 )
 
 
@@ -130,6 +143,7 @@ class HouseRules:
     number_words: bool = True
     accents: str = "language"
     word_forms: bool = True
+    list_extras: str = "wrong"
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None = None) -> HouseRules:
@@ -1447,11 +1461,13 @@ def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compi
             i = chosen[2]
     else:
         entries = [(str(g), judge_entry(str(g))) for g in list(given)[:_MAX_LIST_PIECES]]
+    wrong: list[str] = []
     for entry, verdict in entries:
         if not entry.strip():
             continue
         if not verdict.correct:
             notes.append(f'"{entry.strip()}": {verdict.reason}')
+            wrong.append(entry.strip())
             continue
         target = _item_target(compiled, verdict)
         if target is None:
@@ -1463,6 +1479,20 @@ def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compi
     needed = question.count or len(question.items)
     matched = tuple(compiled.target_labels[t] for t in sorted(found))
     missing = max(0, needed - len(found))
+    if wrong and len(found) + len(wrong) > needed and compiled.rules.list_extras == "wrong":
+        # More names than asked for, one of them wrong: a guess spread over extra names (house rule list_extras).
+        return _verdict(
+            False,
+            f"{len(found) + len(wrong)} entries named where {needed} were asked for, and "
+            + ", ".join(f'"{w}"' for w in list(dict.fromkeys(wrong))[:5])
+            + (" is" if len(set(wrong)) == 1 else " are")
+            + " not right",
+            "wrong",
+            "list_extra_wrong",
+            matched_items=matched,
+            missing=missing,
+            params={"given": len(found) + len(wrong), "needed": needed, "wrong": len(wrong)},
+        )
     summary = f"{len(found)} of {needed} items named"
     if matched:
         summary += ": " + ", ".join(matched)

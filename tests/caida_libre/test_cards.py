@@ -123,6 +123,18 @@ def test_quote5_items_typed_in_time_are_judged_at_the_deadline_minus_ten_per_mis
     assert match.state["last"]["missing"] == 2
 
 
+def test_quote5_a_wrong_name_among_the_five_costs_nothing_only_missing_ones_do() -> None:
+    """The book: "you lose 10 IQ points for each element you are missing" — a wrong guess in the rush is no
+    more than a missing element (the judge's house rule list_extras is "ignore" here)."""
+    match = position(iq=[150, 150, 150], card="quote5-001")
+    act(match, "draw", 0)
+    act(match, "ask_answer", 1, text=right(current(match)) + ", Pluto")
+    suggestion = match.view(0)["ask"]["suggestion"]
+    assert suggestion["correct"] and suggestion["missing"] == 0
+    act(match, "ask_confirm", 0)
+    assert match.state["iq"][1] == 150
+
+
 def test_quote5_the_asker_confirms_item_by_item_by_overruling_the_count() -> None:
     match = position(iq=[150, 150, 150], card="quote5-001")
     act(match, "draw", 0)

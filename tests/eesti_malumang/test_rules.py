@@ -318,10 +318,13 @@ def test_exactness_agreed_before_the_game_goes_to_the_judge_as_house_rules() -> 
         number_tolerance=2.0,
         accents="ignore",
         word_forms=False,
+        list_extras="ignore",
     )
     rules = match.state["ask"]["rules"]
     assert rules["surname_alone"] is False and rules["typos"] == "lenient" and rules["number_tolerance"] == 2.0
-    assert rules["accents"] == "ignore" and rules["word_forms"] is False
+    assert rules["accents"] == "ignore" and rules["word_forms"] is False and rules["list_extras"] == "ignore"
+    # unless agreed otherwise, naming three where two are asked, one of them wrong, is a guess
+    assert asked_with(lambda q, text: True).state["ask"]["rules"]["list_extras"] == "wrong"
 
 
 def test_exactness_of_numbers_how_far_a_year_may_be_off() -> None:

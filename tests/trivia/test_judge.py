@@ -204,6 +204,22 @@ def test_list_question_counts_distinct_items() -> None:
     assert judge_answer(planets, "Merkury; the Earth; Mars").correct
 
 
+def test_a_list_naming_more_than_asked_with_a_wrong_one_is_a_guess() -> None:
+    """ "Name Estonia's two neighbours": "Latvia, Russia, Finland" spreads a guess over three names; by default
+    that is no answer (house rule list_extras), while Quote 5's way counts only the missing items."""
+    neighbours = q(kind="list", items=("Latvia", "Russia"), count=2)
+    verdict = judge_answer(neighbours, "Latvia, Russia, Finland")
+    assert not verdict.correct and verdict.code == "list_extra_wrong"
+    assert dict(verdict.params) == {"given": 3, "needed": 2, "wrong": 1} and '"Finland"' in verdict.reason
+    assert judge_answer(neighbours, "Latvia, Russia, Finland", list_extras="ignore").code == "list_complete"
+    assert judge_answer(neighbours, "Russia and Latvia").correct
+    assert judge_answer(neighbours, "Latvia, Russia, Latvia").correct  # a repeat is not a wrong name
+    assert judge_answer(neighbours, "Latvia, Finland").code == "list_incomplete"  # no more than asked: incomplete
+    metals = q(kind="list", items=("lithium", "sodium", "potassium", "rubidium", "caesium / cesium"), count=3)
+    assert judge_answer(metals, "lithium, sodium, potassium, rubidium").correct  # a fourth right one is fine
+    assert not judge_answer(metals, "lithium, sodium, potassium, iron").correct
+
+
 def test_list_items_are_not_confused_with_each_other() -> None:
     countries = q(kind="list", items=("Austria", "Australia"), count=2)
     verdict = judge_answer(countries, "Australia, Australia")
@@ -388,7 +404,7 @@ def test_a_4_kib_answer_is_judged(text: str) -> None:
         verdict = judge_answer(accepted, text)
         assert isinstance(verdict.correct, bool) and verdict.reason and verdict.code
     plays = q(kind="list", language="es", items=("Romeo y Julieta", "Hamlet", "x"), count=2)
-    assert judge_answer(plays, text).code in ("list_complete", "list_incomplete")
+    assert judge_answer(plays, text).code in ("list_complete", "list_incomplete", "list_extra_wrong")
 
 
 @settings(max_examples=300, deadline=None)

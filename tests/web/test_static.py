@@ -102,3 +102,21 @@ def test_the_estonian_pages_throw_the_die_rather_than_roll_it() -> None:
         if re.search(r"\bveereta", text, re.IGNORECASE)
     ]
     assert offenders == []
+
+
+@pytest.mark.parametrize("game_id", [g for g in game_ids() if get_game(g).web_module])
+def test_every_room_option_and_its_choices_have_words_in_every_language(game_id: str) -> None:
+    """The room form labels each option and each named choice in the page's language (never a raw "lenient" or
+    "countdown_seconds" on a Spanish page): the game page's words, else the shell's (shared judge options)."""
+    game = get_game(game_id)
+    for lang in LANGUAGES:
+        page_path = STATIC_DIR / "games" / str(game.web_module) / "i18n" / f"{lang}.json"
+        words = {**load(STATIC_DIR / "i18n" / f"{lang}.json"), **(load(page_path) if page_path.exists() else {})}
+        missing = [f"option.{o.name}" for o in game.option_schema if f"option.{o.name}" not in words]
+        missing += [
+            f"option.{o.name}.{choice}"
+            for o in game.option_schema
+            for choice in o.choices or ()
+            if isinstance(choice, str) and not choice.isdigit() and f"option.{o.name}.{choice}" not in words
+        ]
+        assert missing == [], f"{game_id} {lang}"

@@ -204,6 +204,8 @@ def _draw(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     if kind == "quote5":
         limit = options["quote5_seconds"] * 1000
     rules = {"typos": options["typos"], "accents": options["accents"], "surname_alone": options["surname_alone"]}
+    # Quote 5: "you lose 10 IQ points for each element you are missing": a wrong name among them costs nothing.
+    rules["list_extras"] = "ignore"
     state["ask"], events = open_ask(
         card,
         reader=asker,
@@ -367,7 +369,7 @@ class CaidaLibre(Game):
     moves = MOVES
     codes = CODES
     seat_params = SEAT_PARAMS
-    rules_revision = 2  # 2: the answer judge reads thousands grouped by spaces ("300 000"), trivia/text.py
+    rules_revision = 2  # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"
     cli_commands = "mindtable.games.caida_libre.study:app"

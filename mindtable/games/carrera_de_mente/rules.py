@@ -595,7 +595,7 @@ class CarreraDeMente(Game):
     codes = CODES
     seat_params = SEAT_PARAMS
     label_params = LABEL_PARAMS
-    rules_revision = 2  # 2: the answer judge reads thousands grouped by spaces ("300 000"), trivia/text.py
+    rules_revision = 2  # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}
     option_schema = OPTIONS

@@ -10,119 +10,19 @@
 // suggestion with its reason in words, and confirm/overrule buttons. The answer box sends ask_type as the
 // answerer types (what was typed is judged when time runs out), ask_answer on Enter, ask_options and
 // ask_pass; a countdown runs from the step's deadline. Words come from the game's strings when it has the
-// key, else from STRINGS below (en, es, et); the judge's reason is shown from its code, never parsed.
+// key, else from the shell's (i18n/<lang>.json: quiz.* and judge.*); the judge's reason is shown from its code,
+// never parsed.
 
 import { fill, h } from "./common.js";
+import { t as shellT } from "./i18n.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
-export const STRINGS = {
-  en: {
-    "quiz.question": "Question", "quiz.your_question": "Your question", "quiz.reader_card": "Your card (you read it out)",
-    "quiz.answer": "Answer", "quiz.send": "Answer", "quiz.options": "Ask for the options", "quiz.pass": "Pass",
-    "quiz.true": "True", "quiz.false": "False", "quiz.name_items": "Name {count}", "quiz.choose": "Choose a question",
-    "quiz.penalty": "−{penalty}", "quiz.waiting_answer": "{name} is answering…", "quiz.waiting_reader": "{name} decides…",
-    "quiz.waiting_vote": "The table votes…", "quiz.suggestion": "The judge suggests:", "quiz.right": "Right",
-    "quiz.wrong": "Wrong", "quiz.confirm": "Confirm", "quiz.overrule": "Overrule", "quiz.named": "Items right",
-    "quiz.call_vote": "Let the table vote", "quiz.vote_right": "Vote right", "quiz.vote_wrong": "Vote wrong",
-    "quiz.given": "Answer given: {text}", "quiz.typing": "Typing: {text}", "quiz.with_options": "after the options",
-    "quiz.by.reader": "decided by {name}", "quiz.by.vote": "decided by the table's vote", "quiz.by.timeout": "time ran out",
-    "quiz.by.pass": "passed", "quiz.overruled": "overruled", "quiz.the_answer": "The answer: {answer}",
-    "quiz.items": "{named} of {needed} items", "quiz.seconds": "{s} s", "quiz.no_answer": "no answer",
-    "judge.exact": "exactly the answer", "judge.normalised": "the answer, written another way",
-    "judge.capitals_part": "the required part of the answer", "judge.full_answer": "the full answer",
-    "judge.alternative": "an accepted alternative", "judge.surname": "the surname is enough",
-    "judge.explanation": "matches the explanation", "judge.printed_words": "the printed words",
-    "judge.abbreviation": "an accepted abbreviation", "judge.numeral": "the same numeral",
-    "judge.spoken_number": "the number in words", "judge.era": "the same era", "judge.typo": "a small typo, accepted",
-    "judge.word_form": "another form of the word", "judge.number_exact": "the exact number",
-    "judge.number_within_tolerance": "close enough to the number", "judge.date": "the same date",
-    "judge.date_year_only": "the right year", "judge.date_contains_year": "contains the right year",
-    "judge.option": "the right option", "judge.truefalse": "right about true or false",
-    "judge.list_complete": "every item named", "judge.empty": "no answer", "judge.no_match": "not the answer",
-    "judge.too_many_edits": "too far from the answer", "judge.numeral_mismatch": "a different numeral",
-    "judge.letter_mismatch": "a different letter", "judge.symbol_mismatch": "a different symbol",
-    "judge.era_mismatch": "a different era", "judge.entity_changed": "a different name or place",
-    "judge.rejected_answer": "a known wrong answer", "judge.ambiguous": "could be more than one answer",
-    "judge.number_off": "a different number", "judge.not_the_unit": "not in the right unit",
-    "judge.date_mismatch": "a different date", "judge.not_truefalse": "neither true nor false",
-    "judge.wrong_statement": "wrong about true or false", "judge.wrong_option": "not the right option",
-    "judge.list_incomplete": "{named} of {needed} items named",
-  },
-  es: {
-    "quiz.question": "Pregunta", "quiz.your_question": "Tu pregunta", "quiz.reader_card": "Tu tarjeta (la lees tú)",
-    "quiz.answer": "Respuesta", "quiz.send": "Responder", "quiz.options": "Pedir las opciones", "quiz.pass": "Paso",
-    "quiz.true": "Verdadero", "quiz.false": "Falso", "quiz.name_items": "Nombra {count}", "quiz.choose": "Elige una pregunta",
-    "quiz.penalty": "−{penalty}", "quiz.waiting_answer": "{name} está respondiendo…", "quiz.waiting_reader": "{name} decide…",
-    "quiz.waiting_vote": "La mesa vota…", "quiz.suggestion": "El juez sugiere:", "quiz.right": "Correcta",
-    "quiz.wrong": "Incorrecta", "quiz.confirm": "Confirmar", "quiz.overrule": "Corregir", "quiz.named": "Elementos correctos",
-    "quiz.call_vote": "Que vote la mesa", "quiz.vote_right": "Voto correcta", "quiz.vote_wrong": "Voto incorrecta",
-    "quiz.given": "Respuesta dada: {text}", "quiz.typing": "Escribiendo: {text}", "quiz.with_options": "con las opciones",
-    "quiz.by.reader": "decidió {name}", "quiz.by.vote": "decidió la mesa por votación", "quiz.by.timeout": "se acabó el tiempo",
-    "quiz.by.pass": "pasó", "quiz.overruled": "corregido", "quiz.the_answer": "La respuesta: {answer}",
-    "quiz.items": "{named} de {needed} elementos", "quiz.seconds": "{s} s", "quiz.no_answer": "sin respuesta",
-    "judge.exact": "exactamente la respuesta", "judge.normalised": "la respuesta, escrita de otra forma",
-    "judge.capitals_part": "la parte exigida de la respuesta", "judge.full_answer": "la respuesta completa",
-    "judge.alternative": "una alternativa aceptada", "judge.surname": "basta el apellido",
-    "judge.explanation": "coincide con la explicación", "judge.printed_words": "las palabras impresas",
-    "judge.abbreviation": "una abreviatura aceptada", "judge.numeral": "el mismo numeral",
-    "judge.spoken_number": "el número en palabras", "judge.era": "la misma era", "judge.typo": "un pequeño error, aceptado",
-    "judge.word_form": "otra forma de la palabra", "judge.number_exact": "el número exacto",
-    "judge.number_within_tolerance": "bastante cerca del número", "judge.date": "la misma fecha",
-    "judge.date_year_only": "el año correcto", "judge.date_contains_year": "contiene el año correcto",
-    "judge.option": "la opción correcta", "judge.truefalse": "acierta verdadero o falso",
-    "judge.list_complete": "todos los elementos", "judge.empty": "sin respuesta", "judge.no_match": "no es la respuesta",
-    "judge.too_many_edits": "demasiado lejos de la respuesta", "judge.numeral_mismatch": "otro numeral",
-    "judge.letter_mismatch": "otra letra", "judge.symbol_mismatch": "otro símbolo",
-    "judge.era_mismatch": "otra era", "judge.entity_changed": "otro nombre u otro lugar",
-    "judge.rejected_answer": "una respuesta incorrecta conocida", "judge.ambiguous": "podría ser más de una respuesta",
-    "judge.number_off": "otro número", "judge.not_the_unit": "no está en la unidad correcta",
-    "judge.date_mismatch": "otra fecha", "judge.not_truefalse": "ni verdadero ni falso",
-    "judge.wrong_statement": "falla verdadero o falso", "judge.wrong_option": "no es la opción correcta",
-    "judge.list_incomplete": "{named} de {needed} elementos",
-  },
-  et: {
-    "quiz.question": "Küsimus", "quiz.your_question": "Sinu küsimus", "quiz.reader_card": "Sinu kaart (sina loed ette)",
-    "quiz.answer": "Vastus", "quiz.send": "Vasta", "quiz.options": "Küsi valikvastuseid", "quiz.pass": "Ei tea",
-    "quiz.true": "Tõsi", "quiz.false": "Väär", "quiz.name_items": "Nimeta {count}", "quiz.choose": "Vali küsimus",
-    "quiz.penalty": "−{penalty}", "quiz.waiting_answer": "{name} vastab…", "quiz.waiting_reader": "{name} otsustab…",
-    "quiz.waiting_vote": "Laud hääletab…", "quiz.suggestion": "Kohtunik pakub:", "quiz.right": "Õige",
-    "quiz.wrong": "Vale", "quiz.confirm": "Kinnita", "quiz.overrule": "Muuda", "quiz.named": "Õigeid nimetusi",
-    "quiz.call_vote": "Laud hääletagu", "quiz.vote_right": "Hääletan õige", "quiz.vote_wrong": "Hääletan vale",
-    "quiz.given": "Antud vastus: {text}", "quiz.typing": "Kirjutab: {text}", "quiz.with_options": "valikvastustega",
-    "quiz.by.reader": "otsustas {name}", "quiz.by.vote": "otsustas laud hääletusega", "quiz.by.timeout": "aeg sai otsa",
-    "quiz.by.pass": "ei vastanud", "quiz.overruled": "muudetud", "quiz.the_answer": "Vastus: {answer}",
-    "quiz.items": "{named} / {needed} nimetust", "quiz.seconds": "{s} s", "quiz.no_answer": "vastust pole",
-    "judge.exact": "täpselt vastus", "judge.normalised": "vastus, teisiti kirjutatud",
-    "judge.capitals_part": "vastuse nõutud osa", "judge.full_answer": "täielik vastus",
-    "judge.alternative": "lubatud teisend", "judge.surname": "perekonnanimest piisab",
-    "judge.explanation": "vastab selgitusele", "judge.printed_words": "trükitud sõnad",
-    "judge.abbreviation": "lubatud lühend", "judge.numeral": "sama number",
-    "judge.spoken_number": "arv sõnadega", "judge.era": "sama ajastu", "judge.typo": "väike kirjaviga, sobib",
-    "judge.word_form": "sõna teine vorm", "judge.number_exact": "täpne arv",
-    "judge.number_within_tolerance": "arvule piisavalt lähedal", "judge.date": "sama kuupäev",
-    "judge.date_year_only": "õige aasta", "judge.date_contains_year": "sisaldab õiget aastat",
-    "judge.option": "õige valik", "judge.truefalse": "tõene või väär õigesti",
-    "judge.list_complete": "kõik nimetatud", "judge.empty": "vastust pole", "judge.no_match": "see pole vastus",
-    "judge.too_many_edits": "vastusest liiga kaugel", "judge.numeral_mismatch": "teine number",
-    "judge.letter_mismatch": "teine täht", "judge.symbol_mismatch": "teine sümbol",
-    "judge.era_mismatch": "teine ajastu", "judge.entity_changed": "teine nimi või koht",
-    "judge.rejected_answer": "teadaolev vale vastus", "judge.ambiguous": "võib olla mitu vastust",
-    "judge.number_off": "teine arv", "judge.not_the_unit": "vale ühik",
-    "judge.date_mismatch": "teine kuupäev", "judge.not_truefalse": "ei tõene ega väär",
-    "judge.wrong_statement": "tõene või väär valesti", "judge.wrong_option": "vale valik",
-    "judge.list_incomplete": "{named} / {needed} nimetatud",
-  },
-};
-
-/** A translator: the game's strings first (ctx.t, when it has the key), then STRINGS in ctx.lang, then English. */
+/** A translator: the game's strings first (ctx.t), then the shell's (i18n/<lang>.json holds the quiz's and the
+ * judge's words, `quiz.*` and `judge.*`, for every game page and terminal), then English. */
 export function quizSay(ctx) {
-  return (key, params = {}) => {
-    if (ctx.t && ctx.t.has && ctx.t.has(key)) return ctx.t(key, params);
-    const table = STRINGS[ctx.lang] || STRINGS.en;
-    const text = table[key] ?? STRINGS.en[key] ?? key;
-    return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] ?? m));
-  };
+  const translate = ctx.t || shellT;
+  return (key, params = {}) => translate(key, params);
 }
 
 /** The judge's reason in words, from its code and parameters. */
