@@ -93,3 +93,39 @@ def plan(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], me: int, s
     if "ask_options" in types:
         return Step("ask_options")
     return right  # 5 squares past the other peg: three more right answers come back one square closer
+
+
+def play_from_the_menu(language: str, answer_prompt: str) -> tuple[Any, list[Step], str]:
+    """A whole game of seat 0 (the scripted player: a steal, a lap prize, the bot overruled as asker) against the
+    knowing bot, through the terminal's numbered menu in ``language``; the match, the planned steps, the screen."""
+    import io
+
+    from rich.console import Console
+
+    import mindtable
+    from mindtable.games.carrera_de_mente.terminal import MENU_SKIP, run_terminal
+
+    match = mindtable.new_match("carrera-de-mente", players=2, seed=12, options={"board": "small"})
+    bots = {1: match.game.make_bot("knowing", 1, seed=12)}
+    planned: list[Step] = []
+
+    def read(prompt: str) -> str:
+        if prompt == answer_prompt:
+            return planned[-1].value
+        assert prompt == "> ", prompt
+        stolen = any(a["type"] == "steal" and a["seat"] == 0 for a in match.actions)
+        step = plan(match.view(0), match.legal_actions(0), 0, stolen)
+        assert step is not None
+        planned.append(step)
+        menu = [a for a in match.legal_actions(0) if a["type"] not in MENU_SKIP]
+        for number, entry in enumerate(menu, start=1):
+            if entry["type"] == step.kind and step.value in ("", entry.get("colour"), entry.get("topic")):
+                return str(number)
+            if entry["type"] == step.kind == "ask_answer":
+                return str(number)
+        raise AssertionError(f"{step} is not on the menu {menu}")
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    run_terminal(match, [0], bots, read=read, console=console, clock=lambda: 0, language=language)
+    return match, planned, out.getvalue()

@@ -14,7 +14,7 @@ import mindtable
 from mindtable.cli.replay import screen_of
 from mindtable.games.carrera_de_mente.terminal import MENU_SKIP, render_board, run_terminal, screen
 from tests.carrera_de_mente.helpers import asked, position, roll_number
-from tests.carrera_de_mente.player import Step, plan
+from tests.carrera_de_mente.player import play_from_the_menu
 
 CELL = re.compile(r"([A-Z-])([ \d]\d)([*» ]?)([\d+ ]{0,2})")
 
@@ -77,30 +77,7 @@ def _menu(match: mindtable.Match, seat: int) -> list[dict[str, Any]]:
 
 def test_a_person_plays_a_whole_game_against_a_bot_from_the_menu() -> None:
     """The scripted player (a steal, a lap prize, the bot overruled as asker) through the numbered menu."""
-    match = mindtable.new_match("carrera-de-mente", players=2, seed=12, options={"board": "small"})
-    bots = {1: match.game.make_bot("knowing", 1, seed=12)}
-    planned: list[Step] = []
-
-    def read(prompt: str) -> str:
-        if prompt == "text> ":
-            return planned[-1].value
-        assert prompt == "> ", prompt
-        stolen = any(a["type"] == "steal" and a["seat"] == 0 for a in match.actions)
-        step = plan(match.view(0), match.legal_actions(0), 0, stolen)
-        assert step is not None
-        planned.append(step)
-        menu = _menu(match, 0)
-        for number, entry in enumerate(menu, start=1):
-            if entry["type"] == step.kind and step.value in ("", entry.get("colour"), entry.get("topic")):
-                return str(number)
-            if entry["type"] == step.kind == "ask_answer":
-                return str(number)
-        raise AssertionError(f"{step} is not on the menu {menu}")
-
-    out = io.StringIO()
-    console = Console(file=out, width=80, color_system=None)
-    run_terminal(match, [0], bots, read=read, console=console, clock=lambda: 0, language="en")
-    text = out.getvalue()
+    match, planned, text = play_from_the_menu("en", "text> ")
     assert match.is_over and match.result is not None and match.result.winners == (0,)
     kinds = [s.kind for s in planned]
     assert "steal" in kinds and "lap_prize" in kinds and {"ask_confirm", "ask_overrule"} & set(kinds)

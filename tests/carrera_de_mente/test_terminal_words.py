@@ -15,7 +15,7 @@ from mindtable.cli.replay import screen_of
 from mindtable.core.errors import IllegalAction
 from mindtable.games.carrera_de_mente.terminal import MENU_SKIP, Screen, render_board, run_terminal, screen
 from tests.carrera_de_mente.helpers import position
-from tests.carrera_de_mente.player import Step, plan
+from tests.carrera_de_mente.player import play_from_the_menu
 
 #: English words of the same screens that must not show in another language.
 ENGLISH = (
@@ -100,37 +100,7 @@ def test_two_people_play_in_spanish_and_a_late_answer_is_refused_from_its_code()
 
 def test_a_person_plays_a_whole_game_against_a_bot_in_estonian() -> None:
     """The scripted player (a steal, a lap prize, the bot overruled as asker) through the Estonian menu."""
-    match = mindtable.new_match("carrera-de-mente", players=2, seed=12, options={"board": "small"})
-    bots = {1: match.game.make_bot("knowing", 1, seed=12)}
-    planned: list[Step] = []
-
-    def read(prompt: str) -> str:
-        if prompt == "vastus> ":
-            return planned[-1].value
-        assert prompt == "> ", prompt
-        stolen = any(a["type"] == "steal" and a["seat"] == 0 for a in match.actions)
-        step = plan(match.view(0), match.legal_actions(0), 0, stolen)
-        assert step is not None
-        planned.append(step)
-        menu = [a for a in match.legal_actions(0) if a["type"] not in MENU_SKIP]
-        for number, entry in enumerate(menu, start=1):
-            if entry["type"] == step.kind and step.value in ("", entry.get("colour"), entry.get("topic")):
-                return str(number)
-            if entry["type"] == step.kind == "ask_answer":
-                return str(number)
-        raise AssertionError(f"{step} is not on the menu {menu}")
-
-    out = io.StringIO()
-    run_terminal(
-        match,
-        [0],
-        bots,
-        read=read,
-        console=Console(file=out, width=80, color_system=None),
-        clock=lambda: 0,
-        language="et",
-    )
-    text = out.getvalue()
+    match, _, text = play_from_the_menu("et", "vastus> ")
     assert match.is_over and match.result is not None and match.result.winners == (0,)
     assert text.startswith("Carrera de Mente: 2 mängijat; sina oled mängija 0. q: välju.")
     assert "Mängija 0, sinu käik." in text and "  1 viska täringut ja liigu" in text

@@ -17,6 +17,7 @@ from mindtable.games.neurorace.deck import CARDS
 from mindtable.games.neurorace.solver import solve
 from mindtable.games.neurorace.tasks import format_task
 from mindtable.games.neurorace.terminal import parse_command, resolve_tile, run_terminal, task_line
+from tests.neurorace.keyboard import Keyboard
 
 runner = CliRunner()
 
@@ -86,28 +87,6 @@ def test_a_tile_is_picked_by_the_number_on_it() -> None:
         resolve_tile(view, 13)
 
 
-class Player:
-    """A scripted player at the keyboard: lines typed at times on a virtual clock (seconds)."""
-
-    def __init__(self, match: mindtable.Match, plan) -> None:
-        self.match = match
-        self.time = 0.0
-        self.plan = plan
-        self.typed: list[str] = []
-
-    def clock(self) -> float:
-        return self.time
-
-    def read(self, timeout: float | None) -> str | None:
-        line = self.plan(self)
-        if line is None:
-            self.time += 0.25 if timeout is None else min(timeout, 0.25)
-            return None
-        self.time += 0.3  # typing takes a moment
-        self.typed.append(line)
-        return line
-
-
 def solo_commands(match: mindtable.Match) -> list[str]:
     """The lines that lay a correct card: take each tile of a solution by its number (turning it first if the
     side needed lies down), place it; then stop."""
@@ -130,7 +109,7 @@ def test_solo_start_to_finish_at_the_keyboard_on_a_virtual_clock() -> None:
     match = mindtable.new_match("neurorace", players=1, seed=6, options={"last_level": 1})
     queue: list[str] = ["zz", "t 5", "s"]
 
-    def plan(me: Player) -> str | None:
+    def plan(me: Keyboard) -> str | None:
         view = match.view(0)
         if queue:
             return queue.pop(0)
@@ -139,7 +118,7 @@ def test_solo_start_to_finish_at_the_keyboard_on_a_virtual_clock() -> None:
             return queue.pop(0)
         return None
 
-    me = Player(match, plan)
+    me = Keyboard(plan)
     out = io.StringIO()
     run_terminal(match, [0], {}, console=Console(file=out, width=80), read_line=me.read, clock=me.clock)
     text = out.getvalue()
@@ -170,12 +149,12 @@ def test_the_terminal_delivers_the_solo_timer_and_q_asks_first() -> None:
     match = mindtable.new_match("neurorace", players=1, seed=2, options={"solo_seconds": 5})
     script = iter(["s", None, None, None, None, None, None, None, None, None, "v", "q", "n", "q", "y"])
 
-    def plan(me: Player) -> str | None:
+    def plan(me: Keyboard) -> str | None:
         if me.time < 9.5 and me.typed == ["s"]:
             return None
         return next(script, "y")
 
-    me = Player(match, plan)
+    me = Keyboard(plan)
     out = io.StringIO()
     run_terminal(match, [0], {}, console=Console(file=out, width=80), read_line=me.read, clock=me.clock)
     text = out.getvalue()
@@ -189,10 +168,10 @@ def test_against_a_bot_the_round_waits_for_the_human_to_be_ready() -> None:
     match = mindtable.new_match("neurorace", players=2, seed=1, options={"last_level": 1})
     script = iter([None] * 12 + ["s", *[None] * 20, "q", "y"])
 
-    def plan(me: Player) -> str | None:
+    def plan(me: Keyboard) -> str | None:
         return next(script, "y")
 
-    me = Player(match, plan)
+    me = Keyboard(plan)
     out = io.StringIO()
     run_terminal(
         match,

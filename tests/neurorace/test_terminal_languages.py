@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,29 +34,7 @@ from mindtable.games.neurorace.terminal import (
     words,
 )
 from mindtable.kit.words import LANGUAGES
-
-Plan = Callable[["Keyboard"], "str | None"]
-
-
-class Keyboard:
-    """Lines typed at times on a virtual clock (seconds); ``None`` from the plan: nothing typed yet."""
-
-    def __init__(self, plan: Plan) -> None:
-        self.time = 0.0
-        self.plan = plan
-        self.typed: list[str] = []
-
-    def clock(self) -> float:
-        return self.time
-
-    def read(self, timeout: float | None) -> str | None:
-        line = self.plan(self)
-        if line is None:
-            self.time += 0.25 if timeout is None else min(timeout, 0.25)
-            return None
-        self.time += 0.3
-        self.typed.append(line)
-        return line
+from tests.neurorace.keyboard import Keyboard, Plan
 
 
 def play(match: mindtable.Match, plan: Plan, language: str | None, bots: dict | None = None) -> str:
