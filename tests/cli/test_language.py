@@ -123,7 +123,7 @@ def test_replay_speaks_the_chosen_language(tmp_path: Any) -> None:
                 "lo ves como asiento 1",
                 "Comienzo de la partida",
                 f"Acción {total}/{total}",
-                "Vista de asiento 1",
+                "Vista (asiento 1):",
                 "Todas las manos, ahora que la partida terminó:",
                 "Resultado: ganadores [], puntos",
             ],
@@ -131,7 +131,7 @@ def test_replay_speaks_the_chosen_language(tmp_path: Any) -> None:
         ),
         (
             "et",
-            ["vaatad kui koht 1", "Mängu algus", f"Käik {total}/{total}", "Kõigi mängijate käed", "Tulemus: võitjad"],
+            ["vaade: koht 1", "Mängu algus", f"Käik {total}/{total}", "Kõigi mängijate käed", "Tulemus: võitjad"],
             ["Start of the game", "Action ", "Result:"],
         ),
     ):
