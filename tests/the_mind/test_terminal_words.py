@@ -102,7 +102,7 @@ def test_spanish_game_in_the_real_loop_says_the_level_keys_a_refusal_and_quittin
     assert "Carta de arriba 75 jugadas: 75" in out and "Apartadas Tú: 16" in out and "Descartadas ninguna" in out
     assert "Jugador Cartas Listo" in out and "Tu mano 16 (en amarillo: apartadas, juégalas en orden)" in out
     assert "¿Salir de la partida? Pulsa s (o q otra vez) para salir; cualquier otra tecla para seguir." in out
-    assert "La partida quedó sin terminar." in out
+    assert "Saliste de la partida antes de que terminara." in out
     assert_no_english(out)
 
 
