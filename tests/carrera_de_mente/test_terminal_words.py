@@ -86,7 +86,7 @@ def test_two_people_play_in_spanish_and_a_late_answer_is_refused_from_its_code()
     assert "  1 tirar el dado y avanzar" in text and "Dado de avance: " in text and "Dados de la pregunta: " in text
     assert "escribe un número del 1 al 1 (q: salir)" in text  # the bad key
     assert "Jugador 0 saca un " in text and "avanza 5 casillas hasta la casilla" in text
-    assert "Pasa el teclado al Jugador 1 y presiona Enter." in text
+    assert "Pasa el teclado al Jugador 1 y pulsa Enter." in text
     assert "Tu tarjeta (solo la ves tú): " in text and "El juez sugiere: " in text
     assert "corregir al juez" in text and "confirmar lo que sugiere el juez" in text
     assert "el tiempo para responder se acabó a los " in text  # error.ask_time_up, the page's words
@@ -144,14 +144,14 @@ def test_refusals_name_seats_colours_and_booklets_in_the_language() -> None:
     )
     assert (
         spanish.refusal(steal, game.seat_params, game.label_params)
-        == "Jugador 1 no tiene ficha verde; elige una de rosa"
+        == "Jugador 1 no tiene ninguna ficha de color verde; elige una de rosa"
     )
     assert estonian.refusal(steal, game.seat_params, game.label_params) == (
         "Mängija 1: sellist märki pole (roheline); vali üks: roosa"
     )
     booklet = IllegalAction("cm_not_a_booklet", "x", params={"topic": "sports", "allowed": ["arts", "cambalache"]})
     assert spanish.refusal(booklet, game.seat_params, game.label_params) == (
-        "Deportes no es un librillo; elige uno de Las Artes, Cambalache"
+        "Deportes no es un cuadernillo; elige uno de Artes, Cambalache"
     )
 
 
