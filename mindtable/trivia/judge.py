@@ -1154,6 +1154,7 @@ for _names in (
     "ene feb mar abr may jun jul ago sept oct nov dic",
     "jaanuar veebruar märts aprill mai juuni juuli august september oktoober november detsember",
     "jaanuaril veebruaril märtsil aprillil mail juunil juulil augustil septembril oktoobril novembril detsembril",
+    "jaanuaris veebruaris märtsis aprillis mais juunis juulis augustis septembris oktoobris novembris detsembris",
     "jaan veebr märts apr mai juuni juuli aug sept okt nov dets",
 ):
     for _n, _name in enumerate(_names.split(), start=1):
@@ -1249,6 +1250,32 @@ def _match_date(compiled: _Compiled, spec: _Date, given: Normal, given_text: str
     return _verdict(False, f"the date given is not {asked}", "wrong", "date_mismatch", params={"expected": asked})
 
 
+def _year_of_date(spec: _Number, shown: str, given: Normal, given_text: str) -> Verdict | None:
+    """When a year is asked and a date with a month is given ("20 July 1969", "April 1939"): right if its year is
+    the one asked, else off; ``None`` when the answer is no such date."""
+    parts = _given_date(given, given_text)
+    if parts is None or parts[0] is None or parts[1] is None:
+        return None
+    if parts[0] == int(spec.value):
+        return _verdict(
+            True,
+            f"the date given contains the year {shown}",
+            "number",
+            "date_contains_year",
+            matched=shown,
+            alternative="answer",
+            params={"expected": shown},
+        )
+    return _verdict(
+        False,
+        f"the date given is in {parts[0]}, not {shown}",
+        "wrong",
+        "number_off",
+        matched=shown,
+        params={"expected": shown, "given": parts[0]},
+    )
+
+
 def _match_number(compiled: _Compiled, spec: _Number, given: Normal, given_text: str) -> Verdict | None:
     tokens = list(given.tokens)
     era = ""
@@ -1263,32 +1290,16 @@ def _match_number(compiled: _Compiled, spec: _Number, given: Normal, given_text:
             if len(found) > 1:
                 break  # only one number, or more than one, matters
     shown = format_number(spec.value) + (" BC" if spec.era else "")
+    year_asked = spec.value.is_integer() and 1 <= spec.value <= 9999 and not spec.era
     if len(found) != 1:
-        if len(found) > 1 and spec.value.is_integer() and 1 <= spec.value <= 9999 and not spec.era:
-            parts = _given_date(given, given_text)
-            if parts is not None and parts[0] is not None and parts[1] is not None:
-                if parts[0] == int(spec.value):
-                    return _verdict(
-                        True,
-                        f"the date given contains the year {shown}",
-                        "number",
-                        "date_contains_year",
-                        matched=shown,
-                        alternative="answer",
-                        params={"expected": shown},
-                    )
-                return _verdict(
-                    False,
-                    f"the date given is in {parts[0]}, not {shown}",
-                    "wrong",
-                    "number_off",
-                    matched=shown,
-                    params={"expected": shown, "given": parts[0]},
-                )
-        return None
+        return _year_of_date(spec, shown, given, given_text) if len(found) > 1 and year_asked else None
     index, value = found[0]
     rest = [t for i, t in enumerate(tokens) if i != index]
     unknown = [t for t in rest if t not in spec.unit_tokens and t not in _FILLERS]
+    if unknown and year_asked and not spec.unit_tokens:
+        in_a_date = _year_of_date(spec, shown, given, given_text)  # "April 1939" for 1939
+        if in_a_date is not None:
+            return in_a_date
     rules = compiled.rules
     tolerance = max(
         spec.tolerance,
@@ -1374,8 +1385,13 @@ _TRUE_WORDS = frozenset(
     ]
 )
 _FALSE_WORDS = frozenset(["false", "f", "no", "n", "falso", "falsa", "fake", "mentira", "vale", "ei", "valesti"])
-_HARD_SPLIT = re.compile(r"\s*[,;\n]\s*")
-_SOFT_SPLIT = re.compile(r"\s(?:and|y|e|ja|&)\s", re.IGNORECASE)
+#: Words that mean true or false in one language only: Estonian "vale" (false) is Spanish "OK".
+_ONLY_IN = {"vale": "et"}
+#: A list's items are separated by semicolons, new lines and commas — not a comma that groups thousands in a
+#: number ("1,500 m": a digit before it, exactly three after it); "2,3,5" is three items.
+_HARD_SPLIT = re.compile(r"\s*(?:[;\n]|(?<!\d),|,(?!\d{3}(?!\d)))\s*")
+#: "and"/"y"/"e"/"ja"/"&" may separate items or belong to one ("Romeo y Julieta"): kept, to join pieces back.
+_SOFT_SPLIT = re.compile(r"(\s(?:and|y|e|ja|&)\s)", re.IGNORECASE)
 _LETTER = re.compile(r"^\s*\(?([a-zA-Z])\s*[).:]?\s*$")
 #: at most this many pieces of a list answer are joined back together to find an item ("Romeo y Julieta")
 _JOIN_WINDOW = 4
@@ -1392,11 +1408,15 @@ def _option_letter(given: str, count: int) -> int | None:
 
 def _judge_truefalse(question: Question, given: str, language: str, rules: HouseRules) -> Verdict:
     word = _norm(given, language, rules).compact
-    if word in _TRUE_WORDS:
+    if _ONLY_IN.get(word, language) != language:
+        said = None
+    elif word in _TRUE_WORDS:
         said = True
     elif word in _FALSE_WORDS:
         said = False
     else:
+        said = None
+    if said is None:
         return _verdict(False, f'"{given.strip()}" is neither true nor false', "wrong", "not_truefalse")
     truth = question.truth
     name = "true" if truth else "false"
@@ -1407,17 +1427,22 @@ def _judge_truefalse(question: Question, given: str, language: str, rules: House
     return _verdict(False, f"the statement is {name}", "wrong", "wrong_statement", matched=name, params={"truth": name})
 
 
-def _list_pieces(given: str) -> list[str]:
+def _list_pieces(given: str) -> tuple[list[str], list[str]]:
     """Split a list answer at commas, semicolons and new lines, and at "and"/"y"/"ja"/"&" (kept as pieces so
-    an item that contains the word can be joined back)."""
-    out: list[str] = []
+    an item that contains the word can be joined back). Returns the pieces (``"\x00"`` marks a hard boundary:
+    items never span a comma) and, for each piece, the connector typed after it (``" and "``, or ``""``)."""
+    pieces: list[str] = []
+    joins: list[str] = []
     for part in _HARD_SPLIT.split(given):
-        pieces = _SOFT_SPLIT.split(part)
-        out.extend(pieces)
-        out.append("\x00")  # a hard boundary: items never span a comma
-        if len(out) > _MAX_LIST_PIECES * 2:
+        bits = _SOFT_SPLIT.split(part)
+        for k in range(0, len(bits), 2):
+            pieces.append(bits[k])
+            joins.append(bits[k + 1] if k + 1 < len(bits) else "")
+        pieces.append("\x00")
+        joins.append("")
+        if len(pieces) > _MAX_LIST_PIECES * 2:
             break
-    return out
+    return pieces, joins
 
 
 def _item_target(compiled: _Compiled, verdict: Verdict) -> int | None:
@@ -1436,7 +1461,7 @@ def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compi
 
     entries: list[tuple[str, Verdict]] = []
     if isinstance(given, str):
-        pieces = _list_pieces(given)
+        pieces, joins = _list_pieces(given)
         i = 0
         limit = min(_MAX_LIST_PIECES, 4 * (question.count or len(question.items)) + 20)
         while i < len(pieces) and len(entries) < limit:
@@ -1448,7 +1473,7 @@ def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compi
                 last += 1
             chosen: tuple[str, Verdict, int] | None = None
             for j in range(last, i, -1):  # the longest run of pieces that is an item ("Romeo y Julieta")
-                text = _rejoin(pieces[i : j + 1], compiled.language)
+                text = "".join(pieces[k] + joins[k] for k in range(i, j)) + pieces[j]  # as typed
                 if len(text) > 2 * compiled.max_length + 16:
                     continue  # longer than any item could be, even with its printed words
                 verdict = judge_entry(text)
@@ -1507,13 +1532,6 @@ def _judge_list(question: Question, given: str | Sequence[str], compiled: _Compi
         missing=missing,
         params={"named": len(found), "needed": needed, "missing": missing},
     )
-
-
-_JOIN_WORD = {"en": "and", "es": "y", "et": "ja"}
-
-
-def _rejoin(pieces: Sequence[str], language: str) -> str:
-    return f" {_JOIN_WORD.get(language, 'and')} ".join(pieces)
 
 
 def _judge_question(question: Question, given: Any, language: str, rules: HouseRules) -> Verdict:

@@ -220,6 +220,28 @@ def test_a_list_naming_more_than_asked_with_a_wrong_one_is_a_guess() -> None:
     assert not judge_answer(metals, "lithium, sodium, potassium, iron").correct
 
 
+def test_a_list_item_keeps_its_comma_number_and_its_own_and() -> None:
+    """Items are split at commas between words, never inside a number ("1,500 metres"), and an item is joined
+    back with the connector the player typed ("Fear and Desire" in a Spanish list)."""
+    events = q(kind="list", items=("1,500 metres / 1500 m", "100 metres / 100 m", "long jump"), count=3)
+    verdict = judge_answer(events, "1,500 metres, 100 metres, long jump")
+    assert verdict.correct and verdict.matched_items == ("1,500 metres", "100 metres", "long jump")
+    films = q(kind="list", language="es", items=("Fear and Desire", "Lolita", "Espartaco"), count=3)
+    assert judge_answer(films, "Fear and Desire, Lolita y Espartaco", language="es").correct
+    plays = q(kind="list", language="es", items=("Romeo y Julieta", "Hamlet"), count=2)
+    assert judge_answer(plays, "Hamlet y Romeo y Julieta", language="es").correct
+    primes = q(kind="list", items=("2", "3", "5"), count=3)
+    assert judge_answer(primes, "2,3,5").correct  # no thousands there: three items
+
+
+def test_vale_is_false_only_in_estonian() -> None:
+    """Estonian "vale" is false; a Spanish player's "vale" means "OK": neither true nor false there."""
+    fake = q(kind="truefalse", answer="false")
+    assert judge_answer(fake, "vale", language="et").code == "truefalse"
+    assert judge_answer(fake, "vale", language="es").code == "not_truefalse"
+    assert judge_answer(fake, "falso", language="es").code == "truefalse"
+
+
 def test_list_items_are_not_confused_with_each_other() -> None:
     countries = q(kind="list", items=("Austria", "Australia"), count=2)
     verdict = judge_answer(countries, "Australia, Australia")
