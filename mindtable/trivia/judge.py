@@ -302,6 +302,13 @@ _TITLES = {
     "es": frozenset(["papa", "rey", "reina", "san", "santa", "emperador", "emperatriz", "zar", "don", "doña"]),
     "et": frozenset(["paavst", "kuningas", "kuninganna", "keiser", "keisrinna", "tsaar", "püha"]),
 }
+#: Titles a player may put before a ruler's name that the card leaves out ("Emperor Hadrian" for HADRIAN), as
+#: normalised tokens. Not "saint"/"san"/"santa"/"st": they begin places (Santa Cruz is not Cruz).
+_ADDED_TITLES = {
+    "en": frozenset(["pope", "king", "queen", "emperor", "empress", "tsar", "czar", "sir"]),
+    "es": frozenset(["papa", "rey", "reina", "emperador", "emperatriz", "zar"]),
+    "et": frozenset(["paavst", "kuningas", "kuninganna", "keiser", "keisrinna", "tsaar"]),
+}
 _ROMAN_WORD = re.compile(r"^[IVXLCDM]+\.?$")
 _FILLERS = frozenset(
     [
@@ -911,6 +918,12 @@ def _match(compiled: _Compiled, given: Normal, given_text: str) -> Verdict:
         alt_verdict = _match_typo(compiled, _norm(head, compiled.language, compiled.rules), head, given_text)
         if alt_verdict.correct:
             return alt_verdict
+    if not verdict.correct and len(given.tokens) > 1 and given.tokens[0] in _ADDED_TITLES.get(compiled.language, ()):
+        # a ruler's title the player added ("Queen Elizabeth II", "el emperador Adriano"): the rest is the answer
+        rest = given.tokens[1:]
+        titled = _match(compiled, Normal(rest, " ".join(rest), "".join(rest), given.applied), given_text)
+        if titled.correct:
+            return titled
     return verdict
 
 
