@@ -5,12 +5,15 @@ terminal on the day its rules are written. The seat whose turn it is sees its vi
 since its last turn, and its legal actions as a numbered menu; an action that asks for typed inputs (an answer,
 a number) prompts for each. Several people at one keyboard (hot-seat) are asked to pass the keyboard between
 turns, so nobody sees another seat's hidden cards. Bots act as soon as it is their turn; a game's own timers
-(deadlines) are delivered when due. Time enters every action as ``"at"``, ms since the game began.
+(deadlines) are delivered when due. Time enters every action as ``"at"``, ms since the game began. It speaks
+English, Spanish or Estonian (``language``): its own words are ``table.*`` in ``mindtable/cli/i18n``; refusals
+and the end are said from their codes with the game page's words where the game has them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -22,42 +25,58 @@ from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
 from mindtable.kit.table import TableDriver, pass_the_keyboard
+from mindtable.kit.words import Catalogue, screen_language, surface_words
 
 Reader = Callable[[str], str]
+
+
+#: The command's own words (``table.*``), beside the play and replay commands' own.
+WORDS = Path(__file__).resolve().parent / "i18n"
 
 
 class Quit(Exception):
     """The player asked to stop."""
 
 
-def describe_action(entry: Mapping[str, Any]) -> str:
+def table_words(language: str = "en", web_module: str | None = None) -> Catalogue:
+    """The generic terminal's words in ``language``: its own, then the game page's (``web_module``), the shell's."""
+    return surface_words(language, WORDS, web_module=web_module)
+
+
+def describe_action(entry: Mapping[str, Any], say: Catalogue | None = None) -> str:
     """A menu line for a listed action: its type and fixed fields, and what it asks to type.
 
     >>> describe_action({"type": "answer", "seat": 0, "inputs": [{"name": "text", "kind": "text"}]})
     'answer (type: text)'
     >>> describe_action({"type": "topic", "seat": 0, "topic": "sky"})
     'topic: sky'
+    >>> describe_action({"type": "answer", "seat": 0, "inputs": [{"name": "text", "kind": "text"}]}, table_words("es"))
+    'answer (escribe: text)'
     """
+    say = say or table_words()
     fixed = [f"{v}" if len(entry) == 3 else f"{k}={v}" for k, v in entry.items() if k not in ("type", "seat", "inputs")]
     text = entry["type"].replace("_", " ")
     if fixed:
         text += ": " + ", ".join(fixed)
     inputs = [spec["name"] for spec in entry.get("inputs", ())]
     if inputs:
-        text += f" (type: {', '.join(inputs)})"
+        text += " " + say("table.to_type", names=", ".join(inputs))
     return text
 
 
-def ask_input(spec: Mapping[str, Any], read: Reader, console: Console) -> Any:
+def ask_input(spec: Mapping[str, Any], read: Reader, console: Console, say: Catalogue | None = None) -> Any:
     """Prompt for one typed input until it fits its schema; ``None`` when an optional input is left empty."""
+    say = say or table_words()
     name, kind = spec["name"], spec["kind"]
+    low, high = spec.get("minimum"), spec.get("maximum")
+    yes, no = say("table.key.yes"), say("table.key.no")
     while True:
         if kind == "int":
-            raw = read(f"{name} ({spec['minimum']}-{spec['maximum']}): ").strip()
+            raw = read(say("table.prompt.number", name=name, min=low, max=high)).strip()
         elif kind == "bool":
-            raw = read(f"{name} (y/n): ").strip().lower()
+            raw = read(say("table.prompt.yes_no", name=name, yes=yes, no=no)).strip().lower()
         else:
-            raw = read(f"{name}: ")
+            raw = read(say("table.prompt.text", name=name))
         if raw.strip().lower() == "q":
             raise Quit
         if not raw.strip() and spec.get("optional"):
@@ -66,19 +85,19 @@ def ask_input(spec: Mapping[str, Any], read: Reader, console: Console) -> Any:
             try:
                 value = int(raw)
             except ValueError:
-                console.print(f"[red]{name} must be a whole number from {spec['minimum']} to {spec['maximum']}[/]")
+                console.print(f"[red]{escape(say('table.bad.whole_number', name=name, min=low, max=high))}[/]")
                 continue
             if spec["minimum"] <= value <= spec["maximum"]:
                 return value
-            console.print(f"[red]{name} must be from {spec['minimum']} to {spec['maximum']}[/]")
+            console.print(f"[red]{escape(say('table.bad.range', name=name, min=low, max=high))}[/]")
         elif kind == "bool":
-            if raw in ("y", "yes", "n", "no"):
-                return raw.startswith("y")
-            console.print("[red]answer y or n[/]")
+            if raw in ("y", "yes", "n", "no", yes, no):
+                return raw in ("y", "yes", yes)
+            console.print(f"[red]{escape(say('table.bad.yes_no', yes=yes, no=no))}[/]")
         else:
             if raw.strip() and len(raw) <= spec.get("max_length", 500):
                 return raw
-            console.print(f"[red]type 1 to {spec.get('max_length', 500)} characters[/]")
+            console.print(f"[red]{escape(say('table.bad.length', max=spec.get('max_length', 500)))}[/]")
 
 
 def run_table(
@@ -89,40 +108,45 @@ def run_table(
     read: Reader = input,
     console: Console | None = None,
     clock: Callable[[], int] | None = None,
+    language: str | None = None,
 ) -> None:
-    """Play ``match`` turn by turn: people at ``human_seats`` answer prompts, ``bots`` play the other seats."""
+    """Play ``match`` turn by turn: people at ``human_seats`` answer prompts, ``bots`` play the other seats;
+    everything is said in ``language`` (default: the match's ``language`` option, else English)."""
     console = console or Console()
+    say = table_words(screen_language(language, match.options), match.game.web_module)
     table = TableDriver(match, human_seats, bots, clock)
-    console.print(f"[bold]{escape(match.game.title)}[/]: {match.players} seats; you play {human_seats or 'none'}.")
-    console.print("Type the number of an action; v shows your whole view again; q quits.", highlight=False)
-    hand_over = pass_the_keyboard(console, read)
+    seats = ", ".join(say("table.seat", seat=s) for s in human_seats) if human_seats else say("table.nobody")
+    console.print(f"[bold]{escape(match.game.title)}[/]: " + escape(say("table.welcome", n=match.players, seats=seats)))
+    console.print(say("table.help"), highlight=False)
+    hand_over = pass_the_keyboard(console, read, say=say)
     while (seat := table.next_person(hand_over)) is not None:
         try:
-            _human_turn(table, seat, read, console)
+            _human_turn(table, seat, read, console, say)
         except Quit:
-            if read("Quit this game? (y/n) ").strip().lower().startswith("y"):
+            answer = read(say("table.confirm_quit", yes=say("table.key.yes"), no=say("table.key.no")))
+            if answer.strip().lower() in ("y", "yes", say("table.key.yes")):
                 return
         except EOFError:  # the input closed: stop, keeping what was played
             return
     if table.stuck:
-        console.print("[red]Nobody can act and no timer is running: the game is stuck.[/]")
+        console.print(f"[red]{escape(say('table.stuck'))}[/]")
         return
     if match.is_over:
-        _show_result(match, console)
+        _show_result(match, console, say)
 
 
-def _human_turn(table: TableDriver, seat: int, read: Reader, console: Console) -> None:
+def _human_turn(table: TableDriver, seat: int, read: Reader, console: Console, say: Catalogue) -> None:
     match, unseen, now, apply = table.match, table.unseen, table.now, table.apply
     for event in unseen[seat]:
         data = {k: v for k, v in event.items() if k != "type"}
         console.print(f"  • [green]{event['type']}[/] {escape(str(data)) if data else ''}", highlight=False)
     unseen[seat].clear()
-    console.print(f"\n[bold]Seat {seat}[/], your turn.", highlight=False)
+    console.print("\n" + escape(say("table.your_turn", seat=say("table.seat", seat=seat))), highlight=False)
     console.print(view_table(match.view(seat)))
     legal = match.legal_actions(seat)
     menu = Table.grid(padding=(0, 1))
     for number, entry in enumerate(legal, start=1):
-        menu.add_row(f"[bold]{number}[/]", escape(describe_action(entry)))
+        menu.add_row(f"[bold]{number}[/]", escape(describe_action(entry, say)))
     console.print(menu)
     while True:
         raw = read("> ").strip().lower()
@@ -132,18 +156,18 @@ def _human_turn(table: TableDriver, seat: int, read: Reader, console: Console) -
             console.print(view_table(match.view(seat)))
             continue
         if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
-            console.print(f"[red]type a number from 1 to {len(legal)} (v: view, q: quit)[/]")
+            console.print(f"[red]{escape(say('table.pick_number', n=len(legal)))}[/]")
             continue
         entry = legal[int(raw) - 1]
         action = {k: v for k, v in entry.items() if k != "inputs"}
         for spec in entry.get("inputs", ()):
-            value = ask_input(spec, read, console)
+            value = ask_input(spec, read, console, say)
             if value is not None:
                 action[spec["name"]] = value
         try:
             apply({**action, "at": now()})
         except IllegalAction as exc:
-            console.print(f"[red]{escape(exc.message)}[/]")
+            console.print(f"[red]{escape(say.refusal(exc))}[/]")
             legal = match.legal_actions(seat)
             if not legal:
                 return
@@ -151,13 +175,15 @@ def _human_turn(table: TableDriver, seat: int, read: Reader, console: Console) -
         return
 
 
-def _show_result(match: Match, console: Console) -> None:
+def _show_result(match: Match, console: Console, say: Catalogue) -> None:
     result = match.result
     if result is None:
         return
-    winners = ", ".join(f"seat {s}" for s in result.winners) or "nobody"
-    console.print(f"\n[bold]Game over[/] ({result.reason}): {winners} won.", highlight=False)
-    scores = Table("seat", "score")
+    winners = ", ".join(say("table.seat", seat=s) for s in result.winners) or say("table.nobody")
+    reason_key = f"result.{result.reason}"
+    reason = say(reason_key) if say.has(reason_key) else result.reason
+    console.print("\n" + escape(say("table.game_over", reason=reason, winners=winners)), highlight=False)
+    scores = Table(say("table.seat_column"), say("table.score_column"))
     for seat, score in enumerate(result.scores):
         scores.add_row(str(seat), f"{score:g}")
     console.print(scores)

@@ -109,12 +109,16 @@ class TableDriver:
 
 
 def pass_the_keyboard(
-    console: Any, read: Callable[[str], str], name: Callable[[int], str] = str
+    console: Any, read: Callable[[str], str], name: Callable[[int], str] = str, say: Any = None
 ) -> Callable[[int], bool]:
-    """The usual hand-over between two people at one keyboard: say whose turn it is, wait for Enter (q stops)."""
+    """The usual hand-over between two people at one keyboard: say whose turn it is, wait for Enter (q stops).
+    ``say`` (a :class:`mindtable.kit.words.Catalogue`) says it in its language (``table.pass_keyboard``)."""
 
     def hand_over(seat: int) -> bool:
-        console.print(f"\n[bold]Pass the keyboard to seat {name(seat)}[/] and press Enter.", highlight=False)
+        if say is None:
+            console.print(f"\n[bold]Pass the keyboard to seat {name(seat)}[/] and press Enter.", highlight=False)
+        else:
+            console.print("\n" + say("table.pass_keyboard", seat=name(seat)), highlight=False, markup=False)
         return read("").strip().lower() != "q"
 
     return hand_over

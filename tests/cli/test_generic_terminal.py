@@ -102,3 +102,50 @@ def test_the_table_driver_hands_the_keyboard_over_between_people_and_can_stop_th
     steps = len(match.actions)
     assert table.next_person(lambda _seat: False) is None
     assert len(match.actions) == steps and not table.stuck and not match.is_over
+
+
+def test_the_generic_terminal_speaks_spanish_and_estonian() -> None:
+    """A new game is playable in every language of the site on its first day: prompts, menu, refusals, the end."""
+    for language, said, unsaid in (
+        (
+            "es",
+            [
+                "2 asientos; juegas en: asiento 0.",
+                "asiento 0: te toca.",
+                "(escribe: text",
+                "wager debe estar entre 1 y 3",
+                "Fin de la partida",
+            ],
+            ["your turn", "Game over", "(type:", "must be from"],
+        ),
+        (
+            "et",
+            [
+                "2 kohta; sina mängid: koht 0.",
+                "koht 0, sinu käik.",
+                "(kirjuta: text",
+                "wager peab jääma vahemikku 1–3",
+                "Mäng on läbi",
+            ],
+            ["your turn", "Game over", "(type:", "must be from"],
+        ),
+    ):
+        match = mindtable.new_match("riddle-relay", players=2, seed=3, options={"target": 2})
+        prompts: list[str] = []
+        out = io.StringIO()
+        run_table(
+            match,
+            [0],
+            {1: mindtable.RandomBot(seat=1, seed=3)},
+            read=scripted({"> ": ["1"], "text": ["mars"], "wager": ["9", "2"]}, prompts),
+            console=Console(file=out, width=200),
+            clock=lambda: 0,
+            language=language,
+        )
+        text = out.getvalue()
+        assert match.is_over
+        for words in said:
+            assert words in text, (language, words)
+        for words in unsaid:
+            assert words not in text, (language, words)
+        assert "wager (1-3): " in prompts if language == "es" else "wager (1–3): " in prompts
