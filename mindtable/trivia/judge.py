@@ -309,7 +309,9 @@ _ADDED_TITLES = {
     "es": frozenset(["papa", "rey", "reina", "emperador", "emperatriz", "zar"]),
     "et": frozenset(["paavst", "kuningas", "kuninganna", "keiser", "keisrinna", "tsaar"]),
 }
-_ROMAN_WORD = re.compile(r"^[IVXLCDM]+\.?$")
+#: A Roman numeral as written (a regnal number, a century): well formed, so a surname made of the same letters
+#: ("LIIV", "CIVIC") is a name, not a number.
+_ROMAN_WORD = re.compile(r"^(?=[IVXLCDM])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\.?$")
 _FILLERS = frozenset(
     [
         "in",
@@ -354,6 +356,8 @@ _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "years": ("year", "years", "yr", "yrs", "ano", "anos", "año", "años", "aasta", "aastat"),
     "%": ("%", "percent", "per", "cent", "por", "ciento", "protsenti", "protsent"),
     "c": ("c", "degrees", "degree", "celsius", "grados", "kraadi", "°c"),
+    "f": ("f", "degrees", "degree", "fahrenheit", "grados", "kraadi", "°f"),
+    "k": ("k", "kelvin", "kelvins", "kelvinit"),
 }
 _LINK_WORDS = {
     "en": frozenset({"the", "a", "an", "of", "and", "in"}),
@@ -486,8 +490,8 @@ def _name_words(name: str) -> tuple[list[str], list[str]]:
 
 def _surnames(name: str, language: str) -> list[str]:
     words, suffixes = _name_words(name)
-    if len(words) < 2 or any(_ROMAN_WORD.match(s) for s in suffixes):
-        return []  # one name, or a regnal number ("Elizabeth II"): there is no surname to give alone
+    if len(words) < 2 or any(_ROMAN_WORD.match(w) for w in (*words, *suffixes)):
+        return []  # one name, or a regnal number ("Elizabeth II", "Gustav II Adolf"): no surname to give alone
     out: list[str] = []
     # the family name is the last word, with its particles ("da Vinci", "van Beethoven")
     start = len(words) - 1
@@ -658,8 +662,8 @@ class _Builder:
                 # words outside the capitals (or a person's first names) may be given or left out, also as initials
                 required = set(_norm(capitals, self.language, self.rules).tokens) if capitals else set()
                 words, suffixes = _name_words(core) if person and not capitals else (core.split(), [])
-                if person and not capitals and any(_ROMAN_WORD.match(s) for s in suffixes):
-                    words, suffixes = core.split(), []  # "Elizabeth II": nothing is optional
+                if person and not capitals and any(_ROMAN_WORD.match(w) for w in (*words, *suffixes)):
+                    words, suffixes = core.split(), []  # "Elizabeth II", "Gustav II Adolf": nothing is optional
                 else:
                     tokens = _norm(" ".join(words), self.language, self.rules).tokens
                     optional = [t for t in tokens if t not in required]
@@ -1309,6 +1313,9 @@ def _match_number(compiled: _Compiled, spec: _Number, given: Normal, given_text:
     index, value = found[0]
     rest = [t for i, t in enumerate(tokens) if i != index]
     unknown = [t for t in rest if t not in spec.unit_tokens and t not in _FILLERS]
+    if unknown:  # a day of a month: the month in another form ("10 of Nov", "10. novembril" for 10 NOVEMBER)
+        months = {_MONTHS[u] for u in spec.unit_tokens if u in _MONTHS}
+        unknown = [t for t in unknown if not (t == "of" and months) and _MONTHS.get(t, 0) not in months]
     if unknown and year_asked and not spec.unit_tokens:
         in_a_date = _year_of_date(spec, shown, given, given_text)  # "April 1939" for 1939
         if in_a_date is not None:
