@@ -506,8 +506,9 @@ def _surnames(name: str, language: str) -> list[str]:
         first = 1
         while first < len(words) - 1 and words[first].lower() in _SURNAME_PARTICLES:
             first += 1
-        out.append(" ".join(words[first:]))
-        out.append(words[first])
+        if len(words[first].rstrip(".")) > 1:  # an initial ("T. S. Eliot") is no surname
+            out.append(" ".join(words[first:]))
+            out.append(words[first])
     return out
 
 
@@ -676,7 +677,9 @@ class _Builder:
                     for i in range(len(initials)):  # "A. H." is read as "ah"
                         for j in range(i + 2, len(initials) + 1):
                             self.optional_words.add("".join(initials[i:j]))
-            if person and self.rules.surname_alone:
+            if person and self.rules.surname_alone and not capitals:
+                # (with a part in capitals, the capitals say which words are the name to give: "Juan Martín DEL
+                # POTRO" is "Del Potro", never "Martín")
                 for surname in _surnames(core, self.language):
                     self.add(surname, "surname", target)
 

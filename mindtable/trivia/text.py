@@ -131,7 +131,7 @@ _NEGATIVE = re.compile(r"(?<![\w.])[-−](?=\d)")
 _PLUS_NUMBER = re.compile(r"(?<![\w.+])\+(?=\d)")
 #: a sign before a word ("-cos(x)") or after one ("O-", "Rh−"): it changes the meaning, so it is kept
 _SIGN_BEFORE = re.compile(r"(?:^\s*|(?<=[\s(\[=]))[-−](?:(?<=^[-−])\s+|(?<=^\s[-−])\s+)?(?=[^\W\d_]|\()")
-_SIGN_AFTER = re.compile(r"(?<=[^\W\d_])[-−](?=$|[\s)\],;])")
+_SIGN_AFTER = re.compile(r"(?<=[^\W_])[-−](?=$|[\s)\],;])")  # after a letter or a digit: "O-", "0-" (blood groups)
 _FORMULA_MINUS = re.compile(r"(?<=\s)[-−](?=\s)|(?<=\w)−(?=\w)")
 #: the ordinal indicator after a digit (``2º``, ``1.ª``): replaced by a space with a plain string (no template, no
 #: function called per match: a 4 KiB answer of ``1º 1º …`` was a millisecond of callbacks)
