@@ -6,8 +6,9 @@
     .venv/bin/python benchmarks/all.py --rounds 1 --scale 0.3 --skip banks,judge   # a quick look
 
 Each measure (``benchmarks/measures.py``) runs in its own process on a fixed workload and reports CPU time
-(``time.process_time``), so other jobs on the machine disturb it less. Rounds are interleaved: round 1 runs every
-measure once, then round 2, and so on; a ratio is the median over rounds of the ratio measured within one round.
+(``time.process_time``, the least of three runs of the workload), so other jobs on the machine disturb it less.
+Rounds are interleaved: round 1 runs every measure once, then round 2, and so on; a ratio is the median over rounds
+of the ratio measured within one round.
 
 * ``engine`` — The Mind through the public API (``new_match``, ``legal_actions``, ``apply``): a random seat takes
   its first legal action; ``bare`` — the same game and player as one plain Python loop; ``openspiel`` — OpenSpiel's
