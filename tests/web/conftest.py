@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -54,6 +55,14 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def room_code(page: Any) -> str:
+    """The room's code from the page's address, once the room page shows that code: the page fills the element
+    when the room has loaded, a moment after the address changes (read too early it is empty or the last room's)."""
+    code = parse_qs(urlparse(page.url).query)["code"][0]
+    page.wait_for_selector(f'[data-testid="room-code"]:text-is("{code}")')
+    return str(code)
 
 
 def get_json(url: str) -> Any:

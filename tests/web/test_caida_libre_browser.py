@@ -24,7 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from mindtable.games.caida_libre.bots import library
 from mindtable.trivia.model import OPTION_LETTERS
-from tests.web.conftest import get_json
+from tests.web.conftest import get_json, room_code
 from tests.web.quiz_pages import (
     ask_card_leaks,
     frames_by_seat,
@@ -91,7 +91,7 @@ class Player:
         think.fill("0")
         page.click('[data-testid="create-button"]')
         page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
-        code = page.locator('[data-testid="room-code"]').inner_text().strip()
+        code = room_code(page)
         room = get_json(f"{server_url}/api/rooms/{code}")
         assert room["game"] == "caida-libre" and room["options"]["language"] == "en"
         page.wait_for_selector(GAME)
@@ -290,7 +290,7 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     page.fill('[data-testid="seat-name-1"]', "Bea")
     page.click('[data-testid="create-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
-    code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    code = room_code(page)
     room = get_json(f"{server_url}/api/rooms/{code}")
     assert [(s["kind"], s["name"]) for s in room["seats"]] == [("human", "Ana"), ("human", "Bea")]
     tokens = here_tokens(page, code)
@@ -371,7 +371,7 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     # A rematch from the shared page brings both of them along: Ana's seat and Bea's, on this same device.
     page.click('[data-testid="rematch-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=(?!" + code + r")[A-Z0-9]{6}"))
-    new_code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    new_code = room_code(page)
     page.wait_for_selector('[data-testid="pass-device"]')  # the new page passes the device between them again
     again = get_json(f"{server_url}/api/rooms/{new_code}")
     assert [(s["kind"], s["name"]) for s in again["seats"]] == [("human", "Ana"), ("human", "Bea")]

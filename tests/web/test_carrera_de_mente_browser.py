@@ -16,7 +16,7 @@ import pytest
 
 from tests.carrera_de_mente.player import Step, plan
 from tests.carrera_de_mente.test_scripted_player import MOST_ACTIONS
-from tests.web.conftest import get_json
+from tests.web.conftest import get_json, room_code
 from tests.web.quiz_pages import ask_card_leaks, frames_by_seat, here_tokens, pass_the_page, record_sockets
 
 pytestmark = pytest.mark.browser
@@ -116,7 +116,7 @@ def test_a_person_plays_carrera_de_mente_from_the_lobby_to_the_end(
     page.screenshot(path=str(screenshots / "carrera-lobby.png"), full_page=True)
     page.click('[data-testid="create-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
-    code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    code = room_code(page)
     room = get_json(f"{server_url}/api/rooms/{code}")
     assert room["options"]["board"] == "small" and [s["kind"] for s in room["seats"]] == ["human", "bot"]
     seat = 0
@@ -207,7 +207,7 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     page.fill("#opt-turn_limit", "4")
     page.click('[data-testid="create-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
-    code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    code = room_code(page)
     room = get_json(f"{server_url}/api/rooms/{code}")
     assert [(s["kind"], s["name"]) for s in room["seats"]] == [("human", "Ana"), ("human", "Bea")]
     assert room["options"]["turn_limit"] == 4 and room["options"]["board"] == "small"

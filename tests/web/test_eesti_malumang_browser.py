@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from mindtable.games.eesti_malumang.bots import library
-from tests.web.conftest import get_json, post_json
+from tests.web.conftest import get_json, post_json, room_code
 from tests.web.quiz_pages import ask_card_leaks, frames_into
 
 pytestmark = pytest.mark.browser
@@ -122,7 +122,7 @@ def test_a_person_plays_a_whole_short_board_game_in_estonian_from_the_lobby(
     page.screenshot(path=str(screenshots / "eesti-lobby-et.png"), full_page=True)
     page.click('[data-testid="create-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
-    code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    code = room_code(page)
     room = get_json(f"{server_url}/api/rooms/{code}")
     assert room["game"] == GAME_ID and room["players"] == 2
     assert room["options"]["variant"] == "outer_track" and room["options"]["cards_per_colour"] == 1

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import get_json, post_json
+from tests.web.conftest import get_json, post_json, room_code
 
 pytestmark = pytest.mark.browser
 
@@ -108,7 +108,7 @@ def test_solo_take_turn_place_return_take_back_and_check(browser: Any, server_ur
     assert "SOLO" in page.locator("#opt-mode").inner_text()
     page.click('[data-testid="create-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
-    code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    code = room_code(page)
     room = get_json(f"{server_url}/api/rooms/{code}")
     assert room["options"]["mode"] == "solo" and room["options"]["solo_seconds"] == 300
 

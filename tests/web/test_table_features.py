@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import get_json, post_json
+from tests.web.conftest import get_json, post_json, room_code
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,7 @@ def test_first_visit_name_prompt_every_game_and_finished_rooms(
     page.select_option("#players-select", "2")
     page.click('[data-testid="create-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
-    code = page.locator('[data-testid="room-code"]').inner_text().strip()
+    code = room_code(page)
     page.goto(f"{server_url}/index.html")
     assert page.locator("#create-name").input_value() == "Zoe"
     assert page.locator("#join-name").input_value() == "Zoe"

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import get_json, post_json
+from tests.web.conftest import get_json, post_json, room_code
 
 pytestmark = pytest.mark.browser
 
@@ -140,7 +140,7 @@ def test_two_browsers_play_the_mind_with_reload_spectator_and_replay(
     ana.screenshot(path=str(screenshots / "lobby-desktop.png"), full_page=True)
     ana.click('[data-testid="create-button"]')
     ana.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
-    code = ana.locator('[data-testid="room-code"]').inner_text().strip()
+    code = room_code(ana)
     assert re.fullmatch(r"[A-Z0-9]{6}", code)
     ana.wait_for_selector("#waiting-panel", state="visible")
     assert ana.locator("#share-code").inner_text() == code
