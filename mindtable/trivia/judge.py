@@ -1296,8 +1296,17 @@ def _year_of_date(spec: _Number, shown: str, given: Normal, given_text: str) -> 
     )
 
 
+_GLUED_UNIT = re.compile(r"^(-?\d+(?:\.\d+)?)([^\W\d_]+)$")
+
+
 def _match_number(compiled: _Compiled, spec: _Number, given: Normal, given_text: str) -> Verdict | None:
-    tokens = list(given.tokens)
+    tokens = []
+    for token in given.tokens:  # a number glued to the unit asked for is the number and its unit: "50m", "5kg"
+        glued = _GLUED_UNIT.match(token) if spec.unit_tokens else None
+        if glued is not None and glued.group(2) in spec.unit_tokens:
+            tokens += [glued.group(1), glued.group(2)]
+        else:
+            tokens.append(token)
     era = ""
     if "bc" in tokens[1:]:
         era = "bc"
