@@ -406,7 +406,7 @@ def banks(scale: float) -> dict[str, Any]:
                 if name == "cached":
                     load_bank(path)
                 times = []
-                for _ in range(2 if size > 10_000 else 3):
+                for _ in range(3):
                     if name == "first load" and cache.exists():
                         for file in cache.rglob("*"):
                             if file.is_file():
