@@ -122,11 +122,21 @@ GameOptionOption = Annotated[
 BotParamOption = Annotated[
     list[str] | None, typer.Option("--bot-param", help="A bot parameter key=value (repeatable).")
 ]
+
+
+def _known_language(value: str | None) -> str | None:
+    """``--language`` as given, or a clear error naming the languages there are."""
+    if value is not None and value not in LANGUAGES:
+        fail(f"--language must be one of {', '.join(LANGUAGES)}, got {value!r}")
+    return value
+
+
 LanguageOption = Annotated[
     str | None,
     typer.Option(
         "--language",
         "-l",
+        callback=_known_language,
         help=f"The language the screen speaks: {', '.join(LANGUAGES)} (default: the game's language option, "
         "else your locale, else en).",
     ),
@@ -154,8 +164,6 @@ def play(
 ) -> None:
     """Play GAME in this terminal against bots. Game options may also be given as flags: --mode solo."""
     game = resolve_game(game_id)
-    if language is not None and language not in LANGUAGES:
-        fail(f"--language must be one of {', '.join(LANGUAGES)}, got {language!r}")
     if players is None:
         players = game.min_players
     if humans < 0 or humans > players:

@@ -32,7 +32,7 @@ from mindtable.core.events import events_for
 from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import Match, load_record, record_notices, replay_into, start_of
-from mindtable.kit.words import LANGUAGES, Catalogue, surface_language, surface_words
+from mindtable.kit.words import Catalogue, surface_language, surface_words
 
 
 def stdin_is_interactive() -> bool:
@@ -71,7 +71,7 @@ def screen_of(game: Game) -> Any:
         return None
 
 
-def hidden_parts(match: Match, say: Catalogue | None = None) -> Table | None:
+def hidden_parts(match: Match, say: Catalogue) -> Table | None:
     """What each seat saw that a spectator did not (its hand): shown once the game is over."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
@@ -84,13 +84,8 @@ def hidden_parts(match: Match, say: Catalogue | None = None) -> Table | None:
             if key not in ("you", "seat", "to_act") and public.get(key) != value
         }
         for key, value in own.items():
-            table.add_row((say or english())("replay.seat_part", seat=seat, part=key), _value(value))
+            table.add_row(say("replay.seat_part", seat=seat, part=key), _value(value))
     return table if table.row_count else None
-
-
-def english() -> Catalogue:
-    """The command's words in English (the default where no language was chosen)."""
-    return surface_words("en", WORDS)
 
 
 def _time(action: dict[str, Any]) -> str:
@@ -132,9 +127,9 @@ def step_panel(
     who: str,
     before: dict[str, Any] | None = None,
     full: bool = True,
-    say: Catalogue | None = None,
+    *,
+    say: Catalogue,
 ) -> Panel:
-    say = say or english()
     parts: list[RenderableType] = [_heading(index, total, action, say)]
     if events:
         lines = Text()
@@ -194,8 +189,6 @@ def replay(
     language: LanguageOption = None,
 ) -> None:
     """Step through a recorded game on its play screen, as one seat (or a spectator) saw it."""
-    if language is not None and language not in LANGUAGES:
-        fail(f"--language must be one of {', '.join(LANGUAGES)}, got {language!r}")
     if spectator and seat is not None:
         fail("choose either --seat N or --spectator, not both")
     if not path.exists():
@@ -240,7 +233,9 @@ def replay(
         view = current.view(watcher)
         if action is None:
             return step_panel(0, total, None, [], view, who, say=say)
-        panel = step_panel(len(frames), total, action, events_for(events, watcher), view, who, shown["view"], full, say)
+        panel = step_panel(
+            len(frames), total, action, events_for(events, watcher), view, who, shown["view"], full, say=say
+        )
         shown["view"] = view
         return panel
 

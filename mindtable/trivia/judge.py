@@ -302,12 +302,11 @@ _TITLES = {
     "es": frozenset(["papa", "rey", "reina", "san", "santa", "emperador", "emperatriz", "zar", "don", "doña"]),
     "et": frozenset(["paavst", "kuningas", "kuninganna", "keiser", "keisrinna", "tsaar", "püha"]),
 }
-#: Titles a player may put before a ruler's name that the card leaves out ("Emperor Hadrian" for HADRIAN), as
-#: normalised tokens. Not "saint"/"san"/"santa"/"st": they begin places (Santa Cruz is not Cruz).
+#: Titles a player may put before a ruler's name that the card leaves out ("Emperor Hadrian" for HADRIAN): the
+#: titles above but those that begin places or are names themselves (Santa Cruz is not Cruz; Don, Doña).
 _ADDED_TITLES = {
-    "en": frozenset(["pope", "king", "queen", "emperor", "empress", "tsar", "czar", "sir"]),
-    "es": frozenset(["papa", "rey", "reina", "emperador", "emperatriz", "zar"]),
-    "et": frozenset(["paavst", "kuningas", "kuninganna", "keiser", "keisrinna", "tsaar"]),
+    language: titles - {"saint", "st", "st.", "san", "santa", "don", "doña", "püha"}
+    for language, titles in _TITLES.items()
 }
 #: A Roman numeral as written (a regnal number, a century): well formed, so a surname made of the same letters
 #: ("LIIV", "CIVIC") is a name, not a number.

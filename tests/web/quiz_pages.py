@@ -7,32 +7,45 @@ import contextlib
 import json
 import re
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+
+def _objects(node: Any) -> Iterator[dict[str, Any]]:
+    """Every JSON object in a message, outermost first."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _objects(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _objects(value)
+
+
+def card_readers(message: Any) -> list[Any]:
+    """The reader of every asker's card in a message: an ``ask_card`` event, or a view's ``ask`` holding ``card``
+    (only that reader may receive it)."""
+    readers = []
+    for node in _objects(message):
+        if node.get("type") == "ask_card":
+            readers.append(node.get("reader"))
+        ask = node.get("ask")
+        if isinstance(ask, dict) and "card" in ask:
+            readers.append(ask.get("reader"))
+    return readers
 
 
 def ask_card_leaks(message: Any, seat: int, *, suggestion: bool = False) -> list[str]:
     """Places in a frame received by ``seat`` where the asker's card reaches a seat that is not asking (and, with
     ``suggestion``, where the judge's suggestion reaches it before the verdict)."""
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("type") == "ask_card" and node.get("reader") != seat:
-                found.append(f"ask_card for reader {node.get('reader')}")
+    found = [f"the card of reader {reader}" for reader in card_readers(message) if reader != seat]
+    if suggestion:
+        for node in _objects(message):
             ask = node.get("ask")
-            if isinstance(ask, dict) and "card" in ask and ask.get("reader") != seat:
-                found.append(f"view.ask.card while seat {ask.get('reader')} asks")
             early = isinstance(ask, dict) and ask.get("phase") not in ("decided", "vote")
-            if suggestion and early and "suggestion" in ask and ask.get("reader") != seat:
+            if early and "suggestion" in ask and ask.get("reader") != seat:
                 found.append("the judge's suggestion before the verdict")
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(message)
     return found
 
 

@@ -19,6 +19,7 @@ import websockets
 import mindtable
 from mindtable.core.bots import Observation
 from tests.web.conftest import get_json, post_json
+from tests.web.quiz_pages import card_readers
 
 GAME_ID = "eesti-malumang"
 
@@ -34,27 +35,6 @@ async def _watch(url: str, frames: list[dict[str, Any]], stop: asyncio.Event) ->
             frames.append(frame)
             if frame.get("kind") == "over":
                 return
-
-
-def _cards_in_asks(frame: Any) -> list[int]:
-    """The readers of every ``ask`` in a frame that carries the card (only the reader's view may)."""
-    found: list[int] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            ask = node.get("ask")
-            if isinstance(ask, dict) and "card" in ask:
-                found.append(ask.get("reader"))
-            if node.get("type") == "ask_card":
-                found.append(node.get("reader"))
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(frame)
-    return found
 
 
 def test_no_frame_carries_the_askers_card_to_the_answering_side(server_url: str) -> None:
@@ -121,7 +101,7 @@ def test_no_frame_carries_the_askers_card_to_the_answering_side(server_url: str)
     while_answering = 0
     for seat, received in frames.items():
         for frame in received:
-            assert [r for r in _cards_in_asks(frame) if r != seat] == [], f"seat {seat} got the asker's card"
+            assert [r for r in card_readers(frame) if r != seat] == [], f"seat {seat} got the asker's card"
             if frame.get("kind") not in ("state", "events"):
                 continue
             text = json.dumps(frame, ensure_ascii=False)
@@ -135,4 +115,4 @@ def test_no_frame_carries_the_askers_card_to_the_answering_side(server_url: str)
     assert checked[0] > 20 and checked[None] > 20, checked
     assert while_answering > 5, while_answering
     # And seat 0's frames did carry the card while it asked (the check above would pass on empty frames).
-    assert 0 in [r for f in frames[0] for r in _cards_in_asks(f)]
+    assert 0 in [r for f in frames[0] for r in card_readers(f)]
