@@ -172,11 +172,11 @@ class Seat:
 
     async def _play_room(self) -> bool:
         bench = self.bench
-        url = f"{bench.ws_base}/ws/{self.code}?token={self.token}"
+        url = f"{bench.ws_base}/ws/{self.code}"
         self.pending, self.wait_step, self.latest = False, 0, None
         async with websockets.connect(url, max_size=2**20, open_timeout=30, ping_interval=None) as ws:
             self.ws = ws
-            await ws.send('{"type":"hello","last_seq":0}')
+            await ws.send(json.dumps({"type": "hello", "last_seq": 0, "token": self.token}))
             bench.connected += 1
             try:
                 while True:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 
@@ -15,6 +17,9 @@ def register(app: typer.Typer) -> None:
             help="database: a SQLite file or URL (default ./mindtable.sqlite3), or postgresql://user@host/dbname",
         ),
         log_level: str = typer.Option("info", help="debug, info, warning or error"),
+        content: list[str] = typer.Option(  # noqa: B008
+            [], "--content", help="a folder of question and board files rooms may choose by name (repeatable)"
+        ),
     ) -> None:
         """Start the server: lobby, live play and web pages at http://HOST:PORT/."""
         from mindtable.cli.play import fail
@@ -24,5 +29,8 @@ def register(app: typer.Typer) -> None:
         problem = database_problem(db)
         if problem is not None:
             fail(problem)  # one line, exit code 2; nothing was served
+        for folder in content:
+            if not Path(folder).is_dir():
+                fail(f"--content {folder}: not a folder")
         typer.echo(f"mindtable: serving on http://{host}:{port}/ (database: {safe_url(normalize_url(db))})")
-        run_server(host=host, port=port, db=db, log_level=log_level)
+        run_server(host=host, port=port, db=db, log_level=log_level, content=content)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import json
 import marshal
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -37,7 +38,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions, InvalidSnapshot
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.game import Game
 from mindtable.core.moves import json_safe
-from mindtable.core.options import validate_options
+from mindtable.core.options import option_files, validate_options
 from mindtable.core.registry import get_game
 from mindtable.core.rng import Rng
 
@@ -464,18 +465,31 @@ def _resolve_options(game: Game, players: Any, options: Mapping[str, Any]) -> di
 
 
 def new_match(
-    game_id: str, players: int, seed: int = 0, options: Mapping[str, Any] | None = None, *, algorithm: int | None = None
+    game_id: str,
+    players: int,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    *,
+    algorithm: int | None = None,
+    files: Mapping[str, str | os.PathLike[str]] | None = None,
 ) -> Match:
     """Start a match of ``game_id`` for ``players`` seats, seeded with ``seed``.
 
     Unknown game ids, player counts and options raise errors that list what is allowed.
+
+    ``files`` maps the values of file options (``Option.file``) to the paths their content is read from: the
+    match keeps the value (a name such as ``"host:pub-quiz"``) in its options, state and record, and the game
+    reads the path through :func:`~mindtable.core.options.option_path` in ``initial_state``. Without it a file
+    option's value is the path itself (the Python API and the terminal); with it, a value it does not name is
+    refused (a server never opens a path a client gave).
     """
     game = get_game(game_id)
     resolved = _resolve_options(game, players, options or {})
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptions(f"seed must be an integer, got {seed!r}", option="seed")
     rng = Rng(seed) if algorithm is None else Rng(seed, algorithm=algorithm)
-    state = game.initial_state(players, resolved, rng)
+    with option_files(files):
+        state = game.initial_state(players, resolved, rng)
     return Match(game, players, resolved, seed, state, rng)
 
 

@@ -15,7 +15,10 @@ mindtable.core.errors.InvalidOptions: unknown option 'lifes'; allowed options: l
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +38,11 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     help: str = ""
+    #: What kind of file the value names (``"bank"``, ``"board"``), for options that name a file the game reads
+    #: once, in ``initial_state`` (never while a match runs: a record replays without the file). The Python API
+    #: and the terminal pass paths; a server never takes a path from a client — it offers the files its host
+    #: named, or the group's own upload, by name (``new_match(files=...)`` says where each name is read from).
+    file: str | None = None
 
     def describe_allowed(self) -> str:
         if self.choices is not None:
@@ -112,6 +120,7 @@ class Option:
             "minimum": self.minimum,
             "maximum": self.maximum,
             "help": self.help,
+            "file": self.file,
         }
 
 
@@ -127,3 +136,41 @@ def validate_options(schema: Sequence[Option], given: Mapping[str, Any] | None) 
         option.name: option.validate(given[option.name]) if option.name in given else option.default
         for option in schema
     }
+
+
+#: Inside ``new_match(files=...)``: where each file option's value is read from.
+_FILES: ContextVar[Mapping[str, str | os.PathLike[str]] | None] = ContextVar("mindtable_option_files", default=None)
+
+
+@contextlib.contextmanager
+def option_files(files: Mapping[str, str | os.PathLike[str]] | None) -> Iterator[None]:
+    """While it lasts, :func:`option_path` reads file options' values through ``files`` (``None``: as paths)."""
+    token = _FILES.set(files)
+    try:
+        yield
+    finally:
+        _FILES.reset(token)
+
+
+def option_path(option: str, value: str) -> str:
+    """The path a file option's ``value`` names, for a game's ``initial_state`` to read: the value itself (the
+    Python API, the terminal), or, inside ``new_match(files=...)``, the path given for that name — a value not
+    given there is refused, so a server never opens a path a client named.
+
+    >>> option_path("board_file", "boards/mine.yaml")
+    'boards/mine.yaml'
+    >>> with option_files({"host:big": "/srv/boards/big.yaml"}):
+    ...     option_path("board_file", "host:big")
+    '/srv/boards/big.yaml'
+    >>> with option_files({}):
+    ...     option_path("board_file", "/etc/passwd")
+    Traceback (most recent call last):
+    ...
+    mindtable.core.errors.InvalidOptions: option 'board_file' names no file offered here, got '/etc/passwd'
+    """
+    files = _FILES.get()
+    if files is None:
+        return value
+    if value in files:
+        return os.fspath(files[value])
+    raise InvalidOptions(f"option {option!r} names no file offered here, got {value!r}", option=option)

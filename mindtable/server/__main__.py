@@ -4,6 +4,7 @@ the rest of the CLI."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from mindtable.server.limits import Limits
@@ -30,7 +31,17 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="comma-separated addresses/networks of reverse proxies whose X-Forwarded-For is believed",
     )
+    parser.add_argument(
+        "--content",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of question and board files rooms may choose by name (repeatable)",
+    )
     args = parser.parse_args(argv)
+    for folder in args.content:
+        if not os.path.isdir(folder):
+            parser.error(f"--content {folder}: not a folder")
     try:
         Limits.from_overrides(args.limit)
     except ValueError as exc:
@@ -47,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
         rate_per_s=args.rate,
         limits=args.limit,
         trusted_proxies=args.trusted_proxies,
+        content=args.content,
     )
 
 

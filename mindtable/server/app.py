@@ -11,12 +11,14 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import re
+import time
 from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
@@ -28,9 +30,21 @@ from starlette.websockets import WebSocketDisconnect
 from mindtable.core import get_game
 from mindtable.core.match import replay_steps
 from mindtable.core.registry import announced_games, game_ids
+from mindtable.server import storage as db
+from mindtable.server.content import (
+    HOST,
+    SUFFIXES,
+    UPLOAD,
+    HostContent,
+    UploadLimits,
+    UploadRejected,
+    check_upload,
+    new_upload_id,
+    safe_upload_name,
+)
 from mindtable.server.limits import TRUSTED_PROXIES_ENV, Limits, Network, client_address, parse_networks
 from mindtable.server.protocol import ProtocolError, parse_message, safe_text
-from mindtable.server.rooms import Connection, Room, RoomError, RoomManager, Settings
+from mindtable.server.rooms import Connection, Room, RoomError, RoomManager, Settings, hash_token
 from mindtable.server.storage import Storage, normalize_url
 
 log = logging.getLogger("mindtable.server")
@@ -163,6 +177,20 @@ class Ok(BaseModel):
     ok: bool
 
 
+class UploadProblem(BaseModel):
+    line: int | None
+    field: str | None
+    message: str
+    severity: str | None = None
+
+
+class UploadOut(BaseModel):
+    value: str = Field(description="what to give the option when creating the room: upload:ID")
+    name: str = Field(description="the file as kept (a CSV, GIFT or JSON bank is kept as the project's YAML)")
+    bytes: int
+    warnings: list[UploadProblem] = Field(description="what the importer could not carry over, line by line")
+
+
 class ErrorDetail(BaseModel):
     code: str
     message: str
@@ -233,6 +261,7 @@ def create_app(
     max_rooms: int | None = None,
     hello_timeout_s: float | None = None,
     tune_gc: bool = False,
+    content: Iterable[str | os.PathLike[str]] = (),
 ) -> FastAPI:
     """Build the server. ``db_url``: a SQLAlchemy URL or SQLite path (default ``mindtable.sqlite3``).
 
@@ -240,9 +269,13 @@ def create_app(
     variables) holds every limit; ``rate_per_s``, ``max_message_bytes``, ``max_rooms`` and
     ``hello_timeout_s`` override single ones. ``trusted_proxies`` (default: ``MINDTABLE_TRUSTED_PROXIES``)
     lists the reverse proxies whose ``X-Forwarded-For`` names the client. ``tune_gc`` adjusts the
-    process-wide garbage collector for latency (``mindtable serve`` sets it).
+    process-wide garbage collector for latency (``mindtable serve`` sets it). ``content``: folders whose
+    question and board files rooms may choose by name (``mindtable serve --content DIR``).
     """
-    import os
+    content_folders = [Path(folder) for folder in content]
+    for folder in content_folders:
+        if not folder.is_dir():
+            raise ValueError(f"content folder {str(folder)!r} is not a folder")
 
     url = normalize_url(db_url)
     limits = limits or Limits.from_overrides()
@@ -261,7 +294,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(url)
         await asyncio.to_thread(storage.start)
-        manager = RoomManager(storage, limits=limits)
+        host_content = await asyncio.to_thread(HostContent.scan, content_folders)
+        app.state.content = host_content
+        manager = RoomManager(storage, limits=limits, content=host_content)
         await manager.load()
         if tune_gc:
             # Everything loaded so far lives as long as the server: keep the collector from scanning it
@@ -344,8 +379,97 @@ def create_app(
         tags=["lobby"],
         responses=answers(429),
     )
-    async def games() -> list[dict[str, Any]]:
-        return list_games()
+    async def games(request: Request) -> list[dict[str, Any]]:
+        return list_games(getattr(request.app.state, "content", None))
+
+    @app.post(
+        UPLOADS_PATH,
+        status_code=201,
+        response_model=UploadOut,
+        responses=answers(404, 413, 422, 429, 503),
+        tags=["lobby"],
+        summary="Send a question or board file for a room you will create (the body is the file)",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "the file itself, as bytes (at most upload_max_bytes)",
+                "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        },
+    )
+    async def upload(
+        request: Request,
+        game: str = Query(description="the game the file is for", max_length=64),
+        option: str = Query(description="the game's file option (one whose 'file' is set)", max_length=64),
+        name: str = Query(
+            description="the file's name; its suffix gives the format (.yaml, .csv, .gift, .json, .txt)",
+            max_length=200,
+        ),
+    ) -> dict[str, Any]:
+        """The file is checked as the game will read it — in a separate process, with a time and memory
+        limit — and kept for a room you create next with the option set to the answer's ``value``. Only you
+        (your address) can use it, and only that room and its rematches see it. Problems answer 422
+        ``bad_upload`` with ``params.problems``: each ``{line, field, message}``."""
+        manager = manager_of(request)
+        address = address_of(request)
+        try:
+            found = get_game(game)
+        except Exception:
+            raise RoomError(404, "unknown_game", f"there is no game {safe_text(game, 64)!r}") from None
+        spec = next((o for o in found.option_schema if o.name == option and o.file), None)
+        if spec is None or spec.file is None:
+            names = [o.name for o in found.option_schema if o.file]
+            raise RoomError(
+                422,
+                "bad_upload",
+                f"{found.id} has no file option {safe_text(option, 64)!r}; file options: {', '.join(names) or 'none'}",
+                {"options": names},
+            )
+        safe = safe_upload_name(name, spec.file)
+        if safe is None:
+            allowed = list(SUFFIXES[spec.file])
+            raise RoomError(
+                422,
+                "bad_upload",
+                f"a {spec.file} file must end in one of {', '.join(allowed)}, got {safe_text(name, 80)!r}",
+                {"suffixes": allowed},
+            )
+        if not manager.book.take("upload", address):
+            raise RoomError(429, "rate_limited", "too many files sent from your address lately; wait a few minutes")
+        data = await request.body()
+        if not data:
+            raise RoomError(422, "bad_upload", "the body is empty: send the file itself")
+        lim = manager.limits
+        try:
+            async with manager.upload_slots:
+                checked = await check_upload(
+                    found.id,
+                    option,
+                    spec.file,
+                    safe,
+                    data,
+                    UploadLimits(lim.upload_max_bytes, lim.upload_timeout_s, lim.upload_memory_bytes),
+                )
+        except UploadRejected as exc:
+            raise RoomError(413 if exc.code == "too_large" else 422, exc.code, exc.message, exc.params) from None
+        upload_id = new_upload_id()
+        row = {
+            "id": upload_id,
+            "game": found.id,
+            "option": option,
+            "name": checked["name"],
+            "data": checked["data"],
+            "owner": manager.owner_of(address),
+            "room_id": None,
+            "created_at": time.time(),
+        }
+        await manager.storage.run(lambda c: db.insert_upload(c, row))
+        return {
+            "value": UPLOAD + upload_id,
+            "name": checked["name"],
+            "bytes": len(checked["data"]),
+            "warnings": checked["warnings"],
+        }
 
     @app.post(
         "/api/rooms",
@@ -486,6 +610,7 @@ def create_app(
             await conn.wait_closed()
             return
         room: Room | None = None
+        watched: str | None = None
         try:
             if not book.has("miss", address):
                 conn.error("rate_limited", "too many lookups of unknown rooms from your address; wait a minute")
@@ -502,7 +627,27 @@ def create_app(
                 conn.error("unknown_room", f"there is no room {safe_text(code.strip().upper(), 20)!r}; check the code")
                 conn.close(4404)
                 return
+            # The seat token comes in the hello (never in the address, which access logs print); `?token=`
+            # from older clients is still read, and redacted from the access log (see `redact_tokens`).
             token = websocket.query_params.get("token")
+            if token:
+                watched = hash_token(token)
+                manager.watch_token(watched, conn)
+                if manager.seat_for_token(room, token) is None:
+                    conn.error("bad_token", "this token opens no seat of this room; connect without one to watch")
+                    conn.close(4401)
+                    room = None
+                    return
+            hello = await _hello(websocket, conn, max_message_bytes, hello_timeout_s)
+            if hello is None:
+                room = None
+                return
+            if hello.get("token") and hello["token"] != token:
+                if watched is not None:
+                    manager.unwatch_token(watched, conn)
+                token = hello["token"]
+                watched = hash_token(token)
+                manager.watch_token(watched, conn)
             seat = manager.seat_for_token(room, token)
             if token and seat is None:
                 conn.error("bad_token", "this token opens no seat of this room; connect without one to watch")
@@ -510,13 +655,11 @@ def create_app(
                 room = None
                 return
             conn.seat = seat
-            hello = await _hello(websocket, conn, max_message_bytes, hello_timeout_s)
-            if hello is None:
-                room = None
-                return
             joined = room
             conn.on_drop = lambda: joined.detach(conn)
-            await room.attach(conn, seat, hello["last_seq"], hello["stream"])
+            if not await room.attach(conn, seat, hello["last_seq"], hello["stream"], watched):
+                room = None
+                return
             while not conn.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -545,6 +688,8 @@ def create_app(
                 conn.close(1011)
         finally:
             book.close_connection(address)
+            if watched is not None:
+                manager.unwatch_token(watched, conn)
             if room is not None:
                 room.detach(conn)
             conn.close()
@@ -557,9 +702,10 @@ def create_app(
     return app
 
 
-def list_games() -> list[dict[str, Any]]:
+def list_games(content: HostContent | None = None) -> list[dict[str, Any]]:
     """Every registered game in lobby order: playable ones with their description (``available: true``),
-    announced ones (no engine yet) with ``available: false``, so a lobby can show them as coming."""
+    announced ones (no engine yet) with ``available: false``, so a lobby can show them as coming. A file
+    option lists what the host offers for it (``offered``: values ``host:NAME``)."""
     announced = {game.id: game for game in announced_games()}
     listed = []
     for game_id in game_ids():
@@ -567,7 +713,12 @@ def list_games() -> list[dict[str, Any]]:
             listed.append(announced[game_id].describe())
             continue
         try:
-            listed.append({**get_game(game_id).describe(), "available": True})
+            described = {**get_game(game_id).describe(), "available": True}
+            for option in described.get("options", ()):
+                if isinstance(option, dict) and option.get("file"):
+                    names = content.offered(game_id, option["name"]) if content is not None else []
+                    option["offered"] = [HOST + name for name in names]
+            listed.append(described)
         except Exception as exc:  # a broken plugin is left out, never breaks the lobby
             log.warning("game %s is not listed: %s", game_id, exc)
     return listed
@@ -736,8 +887,9 @@ class Guard:
         await self.app(scope, replay, send)
 
     async def _read_body(self, scope: Any, receive: Any, send: Any) -> bytes | None:
-        """The whole body, reading at most ``max_body_bytes`` + 1 bytes (``None``: refused, 413 sent)."""
-        limit = self.limits.max_body_bytes
+        """The whole body, reading at most ``max_body_bytes`` (uploads: ``upload_max_bytes``) + 1 bytes
+        (``None``: refused, 413 sent)."""
+        limit = self.limits.upload_max_bytes if scope["path"] == UPLOADS_PATH else self.limits.max_body_bytes
         too_large = _error(413, "too_large", f"request bodies are limited to {limit} bytes")
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > limit):
@@ -757,6 +909,9 @@ class Guard:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
+
+
+UPLOADS_PATH = "/api/uploads"
 
 
 def _parse(conn: Connection, message: Mapping[str, Any], max_bytes: int) -> dict[str, Any] | None:

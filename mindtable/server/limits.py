@@ -39,6 +39,13 @@ class Limits:
     waiting_room_ttl_s: float = 3 * 3600.0
     rematch_hold_s: float = 120.0
     no_progress_actions_per_seat: int = 20
+    # -- uploads (files a group brings) --
+    upload_max_bytes: int = 1 << 20
+    upload_timeout_s: float = 20.0
+    upload_memory_bytes: int = 768 << 20
+    uploads_per_address_per_s: float = 0.05
+    uploads_burst: int = 10
+    upload_ttl_s: float = 3 * 3600.0
     # -- REST --
     max_body_bytes: int = 65536
     rest_per_address_per_s: float = 10.0
@@ -140,6 +147,7 @@ class AddressBook:
             "rest": (lim.rest_per_address_per_s, lim.rest_burst),
             "miss": (lim.room_misses_per_address_per_s, lim.room_misses_burst),
             "create": (lim.room_creates_per_address_per_s, lim.room_creates_burst),
+            "upload": (lim.uploads_per_address_per_s, lim.uploads_burst),
             "connect": (lim.ws_connects_per_address_per_s, lim.ws_connects_burst),
             "message": (lim.ws_messages_per_address_per_s, lim.ws_messages_burst),
         }[kind]

@@ -21,6 +21,8 @@ from mindtable.core.codes import show
 
 MAX_ID_LENGTH = 64
 MAX_TYPE_LENGTH = 64
+#: Longest seat token a hello may carry (tokens are 43 characters).
+MAX_TOKEN_LENGTH = 128
 MAX_STREAM_LENGTH = 64
 #: Action envelopes: nesting depth, fields of the action, values in all, and the integer range (JSON-safe).
 MAX_DEPTH = 6
@@ -39,7 +41,7 @@ ERROR_CODES = (
 )
 
 _FIELDS: dict[str, tuple[str, ...]] = {
-    "hello": ("type", "last_seq", "stream"),
+    "hello": ("type", "last_seq", "stream", "token"),
     "action": ("type", "id", "action"),
     "ping": ("type",),
 }
@@ -173,7 +175,16 @@ def parse_message(text: str | bytes | None, max_bytes: int) -> dict[str, Any]:
             raise ProtocolError(
                 "bad_message", "hello message: 'stream' must be the string the last welcome gave, or null"
             )
-        return {"type": "hello", "last_seq": last_seq, "stream": stream}
+        token = data.get("token")
+        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN_LENGTH):
+            raise ProtocolError(
+                "bad_message",
+                f"hello message: 'token' must be your seat token (1 to {MAX_TOKEN_LENGTH} characters), or null",
+            )
+        hello: dict[str, Any] = {"type": "hello", "last_seq": last_seq, "stream": stream}
+        if token is not None:
+            hello["token"] = token
+        return hello
     if kind == "ping":
         return {"type": "ping"}
     # action

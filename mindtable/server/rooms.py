@@ -18,10 +18,12 @@ import hashlib
 import json
 import logging
 import secrets
+import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -34,6 +36,7 @@ from mindtable.core.events import Event
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
 from mindtable.kit import names
 from mindtable.server import storage as db
+from mindtable.server.content import HOST, UPLOAD, HostContent, materialize
 from mindtable.server.limits import AddressBook, Bucket, Limits
 from mindtable.server.protocol import encode, json_safe, safe_text, show
 from mindtable.server.storage import Storage, StoredRoom
@@ -519,9 +522,18 @@ class Room:
             stream.push(self._state(seat, deadline))
 
     # -- connections ---------------------------------------------------------------------------------
-    async def attach(self, conn: Connection, seat: int | None, last_seq: int, stream_id: str | None) -> None:
-        """Welcome a client after its hello: the messages it missed, or a snapshot of the room now."""
+    async def attach(
+        self, conn: Connection, seat: int | None, last_seq: int, stream_id: str | None, token_hash: str | None = None
+    ) -> bool:
+        """Welcome a client after its hello: the messages it missed, or a snapshot of the room now.
+
+        A seat's token is checked again here, under the room's lock: a token that no longer opens ``seat``
+        (its player left, someone else took the seat) attaches nothing, gets ``bad_token`` and is closed."""
         async with self.lock:
+            if seat is not None and (token_hash is None or self.manager.tokens.get(token_hash) != (self.code, seat)):
+                conn.error("bad_token", "this token no longer opens a seat of this room; connect without one to watch")
+                conn.close(4401)
+                return False
             if seat is not None:
                 state = self.seats[seat]
                 if state.grace is not None:
@@ -559,6 +571,7 @@ class Room:
                 self.seats[seat].conns.add(conn)
                 if first:
                     self.broadcast_presence()
+            return True
 
     def detach(self, conn: Connection) -> None:
         seat = conn.seat
@@ -893,8 +906,10 @@ class RoomManager:
         limits: Limits | None = None,
         max_rooms: int | None = None,
         rate_per_s: float | None = None,
+        content: HostContent | None = None,
     ) -> None:
         limits = limits or Limits()
+        self.content = content or HostContent()
         if max_rooms is not None:
             limits = limits.with_overrides({"max_rooms": max_rooms})
         if rate_per_s is not None:
@@ -904,6 +919,11 @@ class RoomManager:
         self.storage = storage
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
+        #: Connections that presented a seat token, attached or still before their hello, by token hash:
+        #: leaving closes every one of them.
+        self.token_conns: dict[str, set[Connection]] = {}
+        #: Uploads checked at once (each in its own process).
+        self.upload_slots = asyncio.Semaphore(2)
         self.tasks: set[asyncio.Future[Any]] = set()
         self.max_rooms = limits.max_rooms
         self.rate_per_s = limits.ws_rate_per_s
@@ -962,8 +982,14 @@ class RoomManager:
         try:
             game = get_game(row["game"])
             options = json.loads(row["options"])
-            match = new_match(game.id, row["players"], row["seed"], options)
             settings = Settings(**json.loads(row["settings"]))
+            pinned = json.loads(row["pinned"]) if row.get("pinned") else None
+            if pinned is None or "start" not in pinned:
+                # A room stored before records pinned their start (format 1): set up from its options, which
+                # may name no file (a file is read only from the start a room pins).
+                if any(option.file and options.get(option.name) for option in game.option_schema):
+                    raise ValueError("it was stored before rooms kept their content, and names a file")
+                new_match(game.id, row["players"], row["seed"], options)
         except Exception as exc:
             log.error("room %s cannot be set up again from its record: %r", code, exc)
             raise RoomError(
@@ -982,11 +1008,8 @@ class RoomManager:
             "options": options,
             "actions": item.actions,
         }
-        try:
-            # The start, rules revision and content the room was created with (none: a format-1 room).
-            record.update(json.loads(row["pinned"]) if row.get("pinned") else {"format": "mindtable-record/1"})
-        except ValueError:
-            integrity, message = "broken", "the stored start of the match is not valid JSON"
+        # The start, rules revision and content the room was created with (none: a format-1 room).
+        record.update(pinned if pinned is not None else {"format": "mindtable-record/1"})
         if stored_result is not None:
             record["result"] = stored_result
         notices = record_notices(record)
@@ -1002,10 +1025,7 @@ class RoomManager:
             integrity, message = "mismatch", "the room is stored as over but its record does not finish the match"
         if integrity != "ok":
             log.error("room %s: %s: %s (the stored record is left as it is)", code, integrity, message)
-            try:
-                match = start_of(record)
-            except Exception:
-                match = new_match(game.id, row["players"], row["seed"], options)
+            match = start_of(record)
             for action in item.actions:
                 try:
                     match.apply(action)
@@ -1026,6 +1046,9 @@ class RoomManager:
         room = Room(
             self, row["id"], code, game, match, settings, seats, row["status"], row["created_at"], row["rematch"]
         )
+        for s in item.seats:
+            if s.get("held_for") and s.get("held_until") and s["kind"] == "open":
+                room.reserved[s["seat"]] = (s["held_for"], float(s["held_until"]))
         room.creator = row.get("creator")
         room.last_active = row.get("last_active") or row["created_at"]
         room.steps = len(match.actions) if integrity != "ok" else len(item.actions)
@@ -1080,8 +1103,9 @@ class RoomManager:
             self.book.sweep()
             try:
                 await self._expire_waiting()
+                await self._expire_uploads()
             except Exception:
-                log.exception("expiring waiting rooms failed")
+                log.exception("expiring waiting rooms or uploads failed")
             now = time.monotonic()
             for code, room in list(self.rooms.items()):
                 if room.over_since is None or now - room.over_since < 60:
@@ -1095,6 +1119,11 @@ class RoomManager:
                     and not any(seat.conns for seat in room.seats)
                 ):
                     self.forget(code)
+
+    async def _expire_uploads(self) -> None:
+        """Uploads no room took within ``upload_ttl_s`` are forgotten."""
+        before = time.time() - self.limits.upload_ttl_s
+        await self.storage.run(lambda c: db.delete_stale_uploads(c, before))
 
     async def _expire_waiting(self) -> None:
         """Waiting rooms nobody has touched for ``waiting_room_ttl_s`` are deleted (nothing was played in them)."""
@@ -1201,9 +1230,13 @@ class RoomManager:
         seat: int | None,
         settings: Settings,
         address: str | None = None,
+        rematch_of: Room | None = None,
     ) -> tuple[Room, int | None, str | None]:
-        """Create a room. ``address`` (the client's, when a client asks) is held to the per-address limits."""
-        creator = hash_token(f"address:{address}") if address is not None else None
+        """Create a room. ``address`` (the client's, when a client asks) is held to the per-address limits.
+
+        File options (``Option.file``) take ``""``, ``"host:NAME"`` (offered by the host) or ``"upload:ID"``
+        (sent by this creator, or the upload of ``rematch_of``): never a path."""
+        creator = self.owner_of(address) if address is not None else None
         active = 0
         mine = 0
         for room in self.rooms.values():
@@ -1233,11 +1266,17 @@ class RoomManager:
         except ValueError as exc:
             raise RoomError(422, "bad_options", str(exc)) from None
         seed = secrets.randbelow(2**62)
-        try:
-            match = new_match(game.id, players, seed, options)
-            json_safe(match.options, "options", max_depth=8, max_values=4096)
-        except (InvalidOptions, ValueError, TypeError) as exc:
-            raise RoomError(422, "bad_options", safe_text(str(exc))) from None
+        uploads: list[str] = []
+        with tempfile.TemporaryDirectory(prefix="mindtable-room-") as folder:
+            files = await self._content_files(game, options, creator, rematch_of, Path(folder), uploads)
+            try:
+                if files:  # a file is read off the event loop (an upload was checked in its own process first)
+                    match = await asyncio.to_thread(new_match, game.id, players, seed, options, files=files)
+                else:
+                    match = new_match(game.id, players, seed, options, files={})
+                json_safe(match.options, "options", max_depth=8, max_values=4096)
+            except (InvalidOptions, ValueError, TypeError) as exc:
+                raise RoomError(422, "bad_options", safe_text(str(exc))) from None
         seat_bots: dict[int, tuple[str, dict[str, Any]]] = {}
         for key, bot_name in bots.items():
             index = _seat_index(key, players, "bots")
@@ -1298,7 +1337,13 @@ class RoomManager:
                     return db.insert_room(connection, {**row, "code": code}, [s.row() for s in seats]), code
             raise RuntimeError("could not draw a free room code")
 
-        room_id, code = await self.storage.run(insert)
+        def insert_and_bind(connection: Any) -> tuple[int, str]:
+            room_id, code = insert(connection)
+            for upload_id in uploads:  # the upload is this room's now (and its rematches')
+                db.bind_upload(connection, upload_id, room_id)
+            return room_id, code
+
+        room_id, code = await self.storage.run(insert_and_bind)
         room = Room(self, room_id, code, game, match, settings, seats, "waiting", created_at, creator=creator)
         for index in seat_bots:
             room.build_bot(index)
@@ -1308,6 +1353,67 @@ class RoomManager:
         async with room.lock:
             await room.maybe_start()
         return room, taker, token
+
+    async def _content_files(
+        self,
+        game: Game,
+        options: Mapping[str, Any],
+        owner: str | None,
+        rematch_of: Room | None,
+        folder: Path,
+        uploads: list[str],
+    ) -> dict[str, Path]:
+        """Where each file option's value is read from (see :mod:`mindtable.server.content`); the uploads it
+        uses are added to ``uploads``. Anything else a file option is given is refused: no path is opened."""
+        files: dict[str, Path] = {}
+        for option in game.option_schema:
+            value = options.get(option.name) if isinstance(options, Mapping) else None
+            if option.file is None or value in (None, ""):
+                continue
+            offered = self.content.offered(game.id, option.name)
+            params: dict[str, Any] = {"option": option.name, "offered": [HOST + name for name in offered]}
+            if isinstance(value, str) and value.startswith(HOST):
+                path = self.content.path(game.id, option.name, value[len(HOST) :])
+                if path is None:
+                    raise RoomError(
+                        422,
+                        "bad_options",
+                        f"option {option.name!r}: this server offers no {option.file} {show(value)}; offered: "
+                        + (", ".join(params["offered"]) or "none"),
+                        params,
+                    )
+                files[value] = path
+                continue
+            if isinstance(value, str) and value.startswith(UPLOAD):
+                upload_id = value[len(UPLOAD) :]
+                found = await self._load_upload(upload_id) if upload_id else None
+                mine = found is not None and (
+                    (found["room_id"] is None and owner is not None and found["owner"] == owner)
+                    or (rematch_of is not None and found["room_id"] == rematch_of.id)
+                )
+                if found is None or not mine or found["game"] != game.id or found["option"] != option.name:
+                    raise RoomError(
+                        422,
+                        "bad_options",
+                        f"option {option.name!r}: {show(value)} is no upload of yours for this option of {game.id}; "
+                        "send the file to POST /api/uploads first",
+                        params,
+                    )
+                files[value] = materialize(folder, found)
+                uploads.append(upload_id)
+                continue
+            raise RoomError(
+                422,
+                "bad_options",
+                f'option {option.name!r} names a {option.file} file: give "" (the game\'s own), host:NAME '
+                f"(offered: {', '.join(params['offered']) or 'none'}) or upload:ID (POST /api/uploads); "
+                "a server never opens a path a client names",
+                params,
+            )
+        return files
+
+    async def _load_upload(self, upload_id: str) -> dict[str, Any] | None:
+        return await self.storage.run(lambda c: db.load_upload(c, upload_id))
 
     async def join(self, code: str, name: str, seat: int | None, *, claim: str | None = None) -> tuple[Room, int, str]:
         """Take a free seat. Seats held for the players of the previous match (rematch rooms) are free only
@@ -1364,6 +1470,8 @@ class RoomManager:
                     bot=None,
                     token_hash=digest,
                     replaced=False,
+                    held_for=None,
+                    held_until=None,
                     room_values={"last_active": now},
                 )
             )
@@ -1414,12 +1522,28 @@ class RoomManager:
                 room.version += 1
                 room.broadcast_presence()
                 room._schedule()
-            for conn in conns:
+            held = hash_token(token) if token else None
+            for conn in {*conns, *self.token_conns.get(held or "", ())}:
                 state.conns.discard(conn)
                 room.streams[seat].conns.discard(conn)
                 conn.close(4000)
             room.broadcast_presence()
         return room
+
+    @staticmethod
+    def owner_of(address: str) -> str:
+        """What rooms and uploads keep of the address that made them (its hash)."""
+        return hash_token(f"address:{address}")
+
+    def watch_token(self, token_hash: str, conn: Connection) -> None:
+        self.token_conns.setdefault(token_hash, set()).add(conn)
+
+    def unwatch_token(self, token_hash: str, conn: Connection) -> None:
+        conns = self.token_conns.get(token_hash)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.token_conns[token_hash]
 
     async def rematch(self, code: str, token: str | None) -> tuple[Room, int | None, str | None]:
         room, seat = await self.authorize(code, token)
@@ -1443,13 +1567,22 @@ class RoomManager:
                     name=name,
                     seat=seat if str(seat) not in bots else None,
                     settings=Settings(**asdict(room.settings)),
+                    address=None,
+                    rematch_of=room,
                 )
                 # The other players of this match get their seats held for a while: no stranger takes them.
                 until = time.time() + self.limits.rematch_hold_s
+                holds: dict[int, tuple[str, float]] = {}
                 for old in room.seats:
                     if old.index != new_seat and old.token_hash and new_room.seats[old.index].kind == "open":
-                        new_room.reserved[old.index] = (old.token_hash, until)
-                await self.storage.run(lambda c: db.update_room(c, room.id, rematch=new_room.code))
+                        holds[old.index] = (old.token_hash, until)
+                new_room.reserved.update(holds)
+
+                def remember(c: Any) -> None:
+                    db.hold_seats(c, new_room.id, holds)  # a restart keeps the holds
+                    db.update_room(c, room.id, rematch=new_room.code)
+
+                await self.storage.run(remember)
                 room.rematch = new_room.code
                 room.broadcast_presence()
                 return new_room, new_seat, new_token

@@ -3,10 +3,39 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 
 from mindtable.server.app import WS_MAX_FRAME, create_app
 from mindtable.server.limits import Limits
+
+#: A seat token in a logged address (``?token=...``, ``&token=...``).
+_TOKEN = re.compile(r"([?&]token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Takes seat tokens out of log lines (uvicorn logs each WebSocket's address, with its query).
+
+    >>> record = logging.LogRecord("uvicorn.error", 20, "", 0, '%s - "WebSocket %s" [accepted]',
+    ...                            ("127.0.0.1:5000", "/ws/ABCDEF?token=s3cret"), None)
+    >>> RedactTokens().filter(record), record.getMessage()
+    (True, '127.0.0.1:5000 - "WebSocket /ws/ABCDEF?token=<redacted>" [accepted]')
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_TOKEN.sub(r"\1<redacted>", a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = _TOKEN.sub(r"\1<redacted>", record.msg)
+        return True
+
+
+def redact_tokens() -> None:
+    """Install :class:`RedactTokens` on the loggers that print request addresses."""
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "mindtable"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
 
 
 def serve(
@@ -18,19 +47,23 @@ def serve(
     rate_per_s: float | None = None,
     limits: Iterable[str] = (),
     trusted_proxies: str | None = None,
+    content: Iterable[str] = (),
 ) -> None:
     """Serve until stopped. ``limits``: ``NAME=VALUE`` overrides on top of ``MINDTABLE_LIMIT_*`` variables;
     ``trusted_proxies``: addresses or networks whose ``X-Forwarded-For`` is believed (default: the
-    ``MINDTABLE_TRUSTED_PROXIES`` variable; none)."""
+    ``MINDTABLE_TRUSTED_PROXIES`` variable; none); ``content``: folders of question and board files that
+    rooms may choose by name."""
     import uvicorn
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redact_tokens()
     app = create_app(
         db_url=db,
         limits=Limits.from_overrides(limits),
         rate_per_s=rate_per_s,
         trusted_proxies=trusted_proxies,
         tune_gc=True,
+        content=list(content),
     )
     uvicorn.run(
         app,

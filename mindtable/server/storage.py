@@ -64,6 +64,22 @@ seats_table = sa.Table(
     sa.Column("bot_params", sa.Text, nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("replaced", sa.Boolean, nullable=False, default=False),
+    #: An open seat of a rematch room held for this token hash (its player of the previous match) until then.
+    sa.Column("held_for", sa.String(64), nullable=True),
+    sa.Column("held_until", sa.Float, nullable=True),
+)
+
+uploads_table = sa.Table(
+    "uploads",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("option", sa.String(64), nullable=False),
+    sa.Column("name", sa.String(128), nullable=False),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("room_id", sa.Integer, sa.ForeignKey("rooms.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
 )
 
 actions_table = sa.Table(
@@ -409,7 +425,44 @@ def delete_rooms(connection: Connection, room_ids: list[int]) -> None:
         ids = room_ids[chunk : chunk + 500]
         connection.execute(actions_table.delete().where(actions_table.c.room_id.in_(ids)))
         connection.execute(seats_table.delete().where(seats_table.c.room_id.in_(ids)))
+        connection.execute(uploads_table.delete().where(uploads_table.c.room_id.in_(ids)))
         connection.execute(rooms_table.delete().where(rooms_table.c.id.in_(ids)))
+
+
+def hold_seats(connection: Connection, room_id: int, holds: dict[int, tuple[str, float]]) -> None:
+    """Hold open seats of a room for their players of the previous match (``seat -> (token hash, until)``)."""
+    for seat, (token_hash, until) in holds.items():
+        connection.execute(
+            seats_table.update()
+            .where(seats_table.c.room_id == room_id, seats_table.c.seat == seat)
+            .values(held_for=token_hash, held_until=until)
+        )
+
+
+def insert_upload(connection: Connection, row: dict[str, Any]) -> None:
+    connection.execute(uploads_table.insert().values(**row))
+
+
+def load_upload(connection: Connection, upload_id: str) -> dict[str, Any] | None:
+    found = connection.execute(sa.select(uploads_table).where(uploads_table.c.id == upload_id)).first()
+    return dict(found._mapping) if found is not None else None
+
+
+def bind_upload(connection: Connection, upload_id: str, room_id: int) -> None:
+    connection.execute(uploads_table.update().where(uploads_table.c.id == upload_id).values(room_id=room_id))
+
+
+def delete_stale_uploads(connection: Connection, before: float) -> int:
+    """Uploads no room took, sent before ``before``: forgotten."""
+    gone = connection.execute(
+        uploads_table.delete().where(uploads_table.c.room_id.is_(None), uploads_table.c.created_at < before)
+    )
+    return int(gone.rowcount or 0)
+
+
+def count_uploads(connection: Connection, owner: str, since: float) -> int:
+    query = sa.select(sa.func.count()).where(uploads_table.c.owner == owner, uploads_table.c.created_at >= since)
+    return int(connection.execute(query).scalar_one())
 
 
 def code_exists(connection: Connection, code: str) -> bool:

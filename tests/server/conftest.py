@@ -55,7 +55,9 @@ class ServerProcess:
         cwd: Path | None = None,
         limits: dict[str, float] | None = None,
         trusted_proxies: str | None = None,
+        log_level: str = "warning",
     ) -> None:
+        self.log_level = log_level
         self.db = db
         self.rate = rate
         self.cwd = cwd
@@ -90,7 +92,7 @@ class ServerProcess:
                     "--db",
                     self.db,
                     "--log-level",
-                    "warning",
+                    self.log_level,
                     "--rate",
                     str(self.rate),
                     *[arg for name, value in self.limits.items() for arg in ("--limit", f"{name}={value}")],
@@ -170,7 +172,9 @@ class Client:
     """A WebSocket client that keeps every frame it receives, in order."""
 
     def __init__(self, base: str, code: str, token: str | None = None) -> None:
-        self.url = f"{base}/ws/{code}" + (f"?token={token}" if token else "")
+        # The token goes in the hello, as the web page sends it (``url_token`` tests the older ``?token=``).
+        self.url = f"{base}/ws/{code}"
+        self.token = token
         self.frames: list[dict[str, Any]] = []
         self.ws: Any = None
         self.last_seq = 0
@@ -180,13 +184,14 @@ class Client:
     async def connect(self, last_seq: int | None = None, stream: str | None = None, hello: bool = True) -> Client:
         self.ws = await websockets.connect(self.url, max_size=2**22)
         if hello:
-            await self.send(
-                {
-                    "type": "hello",
-                    "last_seq": self.last_seq if last_seq is None else last_seq,
-                    "stream": self.stream if stream is None else stream,
-                }
-            )
+            hello: dict[str, Any] = {
+                "type": "hello",
+                "last_seq": self.last_seq if last_seq is None else last_seq,
+                "stream": self.stream if stream is None else stream,
+            }
+            if self.token:
+                hello["token"] = self.token
+            await self.send(hello)
             welcome = await self.next(lambda m: m["kind"] in ("welcome", "error"))
             if welcome["kind"] == "welcome":
                 self.stream = welcome["stream"]

@@ -63,7 +63,7 @@ def test_postgres_backend_keeps_rooms_across_a_restart(pg_url, start_server, hel
     engine = sa.create_engine(pg_url)
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT count(*) FROM actions")).scalar() == 2
-        assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0004"
     engine.dispose()
 
     second = start_server(pg_url)

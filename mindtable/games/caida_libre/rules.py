@@ -24,7 +24,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.game import Game, State
 from mindtable.core.moves import Move, MoveTable, Param
-from mindtable.core.options import Option
+from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import left_of, new_turn, pass_turn
 from mindtable.kit.board import BoardError
@@ -404,7 +404,13 @@ class CaidaLibre(Game):
             help="accents",
         ),
         Option("surname_alone", bool, default=True, help="a surname alone is enough for a person's name"),
-        Option("board", str, default="", help="path of another IQ scale board file (empty: the built-in scale)"),
+        Option(
+            "board",
+            str,
+            default="",
+            help="path of another IQ scale board file (empty: the built-in scale)",
+            file="board",
+        ),
     )
 
     def normalize_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -413,15 +419,14 @@ class CaidaLibre(Game):
                 f"starter must be -1 (random) or a seat from 0 to {players - 1}, got {options['starter']}",
                 option="starter",
             )
-        if options["board"]:
-            try:
-                load_scale(options["board"])
-            except BoardError as exc:
-                raise InvalidOptions(f"board: {exc}", option="board") from None
         return options
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
-        scale: Scale = load_scale(options["board"] or None)
+        # The board file is read here only: a record replays from its start, without the file.
+        try:
+            scale: Scale = load_scale(option_path("board", options["board"]) if options["board"] else None)
+        except BoardError as exc:
+            raise InvalidOptions(f"board: {exc}", option="board") from None
         starter = options["starter"]
         chosen_by = "room"
         if starter < 0:

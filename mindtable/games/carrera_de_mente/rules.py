@@ -25,7 +25,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.game import Game, State
 from mindtable.core.moves import Move, MoveTable, Param
-from mindtable.core.options import Option
+from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import answerer, new_teams, new_turn, pass_turn, right_of, roll_off, rotate
 from mindtable.kit.tokens import (
@@ -121,8 +121,14 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("typos", str, default="normal", choices=TYPO_LEVELS, help="spelling slips the judge lets pass"),
     Option("board", str, default="standard", choices=tuple(BOARDS), help="the board (standard 42 squares, small 14)"),
-    Option("board_file", str, default="", help="path of another board file to play on (overrides board)"),
-    Option("bank_file", str, default="", help="path of another question file or folder (via the topic mapping)"),
+    Option("board_file", str, default="", help="path of another board file to play on (overrides board)", file="board"),
+    Option(
+        "bank_file",
+        str,
+        default="",
+        help="path of another question file or folder (via the topic mapping)",
+        file="bank",
+    ),
     Option(
         "team_members",
         int,
@@ -616,8 +622,10 @@ class CarreraDeMente(Game):
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         first, rounds = roll_off(rng, range(players))
-        board = read_board(options["board"], options["board_file"])
-        content = read_booklets(options["language"], options["bank_file"])
+        board_file = option_path("board_file", options["board_file"]) if options["board_file"] else ""
+        bank_file = option_path("bank_file", options["bank_file"]) if options["bank_file"] else ""
+        board = read_board(options["board"], board_file)
+        content = read_booklets(options["language"], bank_file)
         members = options["team_members"]
         return {
             "players": players,

@@ -42,7 +42,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.game import Game, State
 from mindtable.core.moves import Move, MoveTable, Param
-from mindtable.core.options import Option
+from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn, pass_turn, roll_off, rotate
 from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachable
@@ -702,7 +702,7 @@ def _option_schema() -> tuple[Option, ...]:
         ),
         Option("answer_seconds", int, default=0, choices=(0, 30, 60, 120), help="time to answer (0: no limit)"),
         Option("confirm_seconds", int, default=0, choices=(0, 30), help="time the reader has to decide"),
-        Option("board_file", str, default="", help="another board file (YAML) to play on"),
+        Option("board_file", str, default="", help="another board file (YAML) to play on", file="board"),
         Option(
             "cards_per_colour",
             int,
@@ -748,13 +748,13 @@ class EestiMalumang(Game):
                 f" players there must be at least {players} of each colour, not {per_colour}",
                 option="cards_per_colour",
             )
-        if options["board_file"]:
-            read_board_file(options["board_file"])  # a bad file is refused now, naming the problem
         return options
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State:
         variant = options["variant"]
-        board_data = read_board_file(options["board_file"]) if options["board_file"] else _default_board_data()
+        # The board file is read here only: a record replays from its start, without the file.
+        board_file = options["board_file"]
+        board_data = read_board_file(option_path("board_file", board_file)) if board_file else _default_board_data()
         cards = content_cards(options["language"])
         order = sorted(cards)
         rng.shuffle(order)

@@ -28,8 +28,8 @@ export class Connection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}${query}`;
+    // The seat token travels in the hello, never in the address (servers and proxies log addresses).
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`;
   }
 
   connect() {
@@ -39,7 +39,9 @@ export class Connection {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.attempt = 0;
-      ws.send(JSON.stringify({ type: "hello", last_seq: this.lastSeq, stream: this.stream }));
+      const hello = { type: "hello", last_seq: this.lastSeq, stream: this.stream };
+      if (this.token) hello.token = this.token;
+      ws.send(JSON.stringify(hello));
       this.onStatus("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.raw({ type: "ping" }), 20000);
