@@ -549,7 +549,7 @@ def create_app(
         summary="A new room with the same settings; you keep your seat (header token)",
     )
     async def rematch_room(code: str, request: Request, authorization: str | None = Header(None)) -> dict[str, Any]:
-        room, seat, token = await manager_of(request).rematch(code, _bearer(authorization))
+        room, seat, token = await manager_of(request).rematch(code, _bearer(authorization), address_of(request))
         return _seat_granted(room, seat, token)
 
     async def finished_room(code: str, request: Request, what: str) -> Any:

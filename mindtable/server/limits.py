@@ -36,7 +36,9 @@ class Limits:
     rooms_per_address: int = 20
     room_creates_per_address_per_s: float = 0.1
     room_creates_burst: int = 10
+    rooms_per_network: int = 60
     waiting_room_ttl_s: float = 3 * 3600.0
+    unjoined_room_ttl_s: float = 900.0
     rematch_hold_s: float = 120.0
     no_progress_actions_per_seat: int = 20
     # -- uploads (files a group brings) --
@@ -160,6 +162,18 @@ class AddressBook:
         return bucket
 
     def take(self, kind: str, address: str) -> bool:
+        """Take a token from ``address``'s bucket; room creation and uploads also take one from the bucket
+        of the address's network (/24, /64), which holds three times the address's burst."""
+        if kind in _BY_NETWORK:
+            network = network_of(address)
+            if network != address:
+                bucket = self.buckets.get((kind, network))
+                if bucket is None:
+                    rate, burst = self._rates(kind)
+                    bucket = self.buckets[(kind, network)] = Bucket(rate * 3, burst * 3)
+                if not self.bucket(kind, address).take():
+                    return False
+                return bucket.take()
         return self.bucket(kind, address).take()
 
     def has(self, kind: str, address: str) -> bool:
@@ -192,6 +206,23 @@ class AddressBook:
 
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+#: Buckets that are also kept per network (many addresses of one network are one client for these).
+_BY_NETWORK = frozenset(("create", "upload"))
+
+
+def network_of(address: str) -> str:
+    """The network an address is counted with: its /24 (IPv4) or /64 (IPv6); anything else is itself.
+
+    >>> network_of("203.0.113.77"), network_of("2001:db8:1:2:3:4:5:6"), network_of("testclient")
+    ('203.0.113.0/24', '2001:db8:1:2::/64', 'testclient')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    prefix = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 def parse_networks(text: str | Iterable[str] | None) -> list[Network]:

@@ -37,7 +37,7 @@ from mindtable.core.match import pinned_part, record_notices, replay, start_of
 from mindtable.kit import names
 from mindtable.server import storage as db
 from mindtable.server.content import HOST, UPLOAD, HostContent, materialize
-from mindtable.server.limits import AddressBook, Bucket, Limits
+from mindtable.server.limits import AddressBook, Bucket, Limits, network_of
 from mindtable.server.protocol import encode, json_safe, safe_text, show
 from mindtable.server.storage import Storage, StoredRoom
 
@@ -365,6 +365,11 @@ class Room:
         self._describe = game.describe()
         #: Hashed address of whoever created the room (for the per-address room limit).
         self.creator = creator
+        #: The hash of the creator's network (/24, /64), counted against ``rooms_per_network``.
+        self.creator_network: str | None = None
+        #: Whether anyone took a seat after the creator or connected to a seat (an untouched waiting room
+        #: expires after ``unjoined_room_ttl_s``: a flood of rooms nobody uses does not lock others out).
+        self.touched = False
         #: Wall-clock time of the last lobby activity (waiting rooms expire without it).
         self.last_active = time.time()
         #: Rematch rooms: seat -> (token hash of that seat in the previous match, held until).
@@ -566,6 +571,11 @@ class Room:
                     conn.send_message({"seq": stream.seq, **message})
             stream.conns.add(conn)
             self.last_active = time.time()
+            if seat is not None and not self.touched:
+                self.touched = True
+                if self.status == "waiting":  # kept, so a restart does not take the room for an unused one
+                    now = self.last_active
+                    await self.manager.storage.run(lambda c: db.update_room(c, self.id, last_active=now))
             if seat is not None:
                 first = not self.seats[seat].conns
                 self.seats[seat].conns.add(conn)
@@ -922,6 +932,8 @@ class RoomManager:
         #: Connections that presented a seat token, attached or still before their hello, by token hash:
         #: leaving closes every one of them.
         self.token_conns: dict[str, set[Connection]] = {}
+        #: Rooms being created now, by creator hash, network hash and None (all): counted by every check.
+        self.creating: dict[str | None, int] = {}
         #: Uploads checked at once (each in its own process).
         self.upload_slots = asyncio.Semaphore(2)
         self.tasks: set[asyncio.Future[Any]] = set()
@@ -937,7 +949,9 @@ class RoomManager:
         stored = await self.storage.run(db.load_unfinished)
         expired = []
         for item in stored:
-            if item.row["status"] == "waiting" and self._stale(item.row.get("last_active") or item.row["created_at"]):
+            row = item.row
+            last = row.get("last_active") or row["created_at"]
+            if row["status"] == "waiting" and self._stale(last, row["created_at"]):
                 expired.append(item.row["id"])
                 continue
             try:
@@ -967,8 +981,13 @@ class RoomManager:
         if not task.cancelled() and task.exception() is not None:
             log.error("a room task failed", exc_info=task.exception())
 
-    def _stale(self, last_active: float) -> bool:
-        return time.time() - last_active > self.limits.waiting_room_ttl_s
+    def _stale(self, last_active: float, created_at: float | None = None) -> bool:
+        """A waiting room to delete: untouched for ``waiting_room_ttl_s``, or, when nobody ever joined or
+        connected to it (``last_active`` is still ``created_at``), for ``unjoined_room_ttl_s``."""
+        idle = time.time() - last_active
+        if created_at is not None and last_active == created_at:
+            return idle > min(self.limits.unjoined_room_ttl_s, self.limits.waiting_room_ttl_s)
+        return idle > self.limits.waiting_room_ttl_s
 
     async def _restore(self, item: StoredRoom) -> Room:
         """Rebuild a stored room by replaying its record, verifying any stored result.
@@ -1050,6 +1069,8 @@ class RoomManager:
             if s.get("held_for") and s.get("held_until") and s["kind"] == "open":
                 room.reserved[s["seat"]] = (s["held_for"], float(s["held_until"]))
         room.creator = row.get("creator")
+        room.creator_network = row.get("creator_network")
+        room.touched = (row.get("last_active") or row["created_at"]) != row["created_at"]
         room.last_active = row.get("last_active") or row["created_at"]
         room.steps = len(match.actions) if integrity != "ok" else len(item.actions)
         room.stored_result = stored_result
@@ -1097,7 +1118,8 @@ class RoomManager:
     async def _sweep(self) -> None:
         """Free finished rooms: their kept messages after a minute, the rooms themselves after 10 minutes
         without viewers (they stay in the database and are loaded again on demand)."""
-        interval = min(30.0, max(self.limits.waiting_room_ttl_s / 2, 0.5))
+        shortest = min(self.limits.waiting_room_ttl_s, self.limits.unjoined_room_ttl_s)
+        interval = min(30.0, max(shortest / 2, 0.5))
         while True:
             await asyncio.sleep(interval)
             self.book.sweep()
@@ -1131,7 +1153,7 @@ class RoomManager:
             room
             for room in self.rooms.values()
             if room.status == "waiting"
-            and self._stale(room.last_active)
+            and self._stale(room.last_active, None if room.touched else room.created_at)
             and not room.spectators.conns
             and not any(seat.conns for seat in room.seats)
         ]
@@ -1237,18 +1259,30 @@ class RoomManager:
         File options (``Option.file``) take ``""``, ``"host:NAME"`` (offered by the host) or ``"upload:ID"``
         (sent by this creator, or the upload of ``rematch_of``): never a path."""
         creator = self.owner_of(address) if address is not None else None
-        active = 0
-        mine = 0
+        network = self.owner_of(network_of(address)) if address is not None else None
+        # Rooms being created count from here on: concurrent creates cannot all pass the same check.
+        active = self.creating.get(None, 0)
+        mine = self.creating.get(creator, 0) if creator is not None else 0
+        ours = self.creating.get(network, 0) if network is not None else 0
         for room in self.rooms.values():
             if room.status != "over":
                 active += 1
                 if creator is not None and room.creator == creator:
                     mine += 1
+                if network is not None and room.creator_network == network:
+                    ours += 1
         if creator is not None and mine >= self.limits.rooms_per_address:
             raise RoomError(
                 429,
                 "too_many_rooms",
                 f"you already have {mine} unfinished rooms on this server (the limit per address); "
+                "finish or leave one first",
+            )
+        if network is not None and ours >= self.limits.rooms_per_network:
+            raise RoomError(
+                429,
+                "too_many_rooms",
+                f"your network already has {ours} unfinished rooms on this server (the limit per network); "
                 "finish or leave one first",
             )
         if active >= self.max_rooms:
@@ -1257,6 +1291,46 @@ class RoomManager:
             raise RoomError(
                 429, "rate_limited", "too many rooms created from your address lately; try again in a minute"
             )
+        holders = [None, creator, network] if creator is not None else [None]
+        for key in holders:
+            self.creating[key] = self.creating.get(key, 0) + 1
+        try:
+            return await self._create(
+                game_id=game_id,
+                players=players,
+                options=options,
+                bots=bots,
+                bot_params=bot_params,
+                name=name,
+                seat=seat,
+                settings=settings,
+                creator=creator,
+                network=network,
+                rematch_of=rematch_of,
+            )
+        finally:
+            for key in holders:
+                left = self.creating[key] - 1
+                if left:
+                    self.creating[key] = left
+                else:
+                    del self.creating[key]
+
+    async def _create(
+        self,
+        *,
+        game_id: str,
+        players: int,
+        options: dict[str, Any],
+        bots: dict[str, str],
+        bot_params: dict[str, dict[str, Any]],
+        name: str,
+        seat: int | None,
+        settings: Settings,
+        creator: str | None,
+        network: str | None,
+        rematch_of: Room | None,
+    ) -> tuple[Room, int | None, str | None]:
         try:
             game = get_game(game_id)
         except Exception as exc:
@@ -1326,6 +1400,7 @@ class RoomManager:
             "rematch": None,
             "created_at": created_at,
             "creator": creator,
+            "creator_network": network,
             "last_active": created_at,
             "pinned": json.dumps(pinned_part(match)),
         }
@@ -1345,6 +1420,7 @@ class RoomManager:
 
         room_id, code = await self.storage.run(insert_and_bind)
         room = Room(self, room_id, code, game, match, settings, seats, "waiting", created_at, creator=creator)
+        room.creator_network = network
         for index in seat_bots:
             room.build_bot(index)
         self.rooms[code] = room
@@ -1477,6 +1553,7 @@ class RoomManager:
             )
             room.reserved.pop(chosen, None)
             room.last_active = now
+            room.touched = True
             state = room.seats[chosen]
             state.kind, state.name, state.token_hash, state.replaced, state.bot = "human", name, digest, False, None
             self.tokens[digest] = (room.code, chosen)
@@ -1545,7 +1622,11 @@ class RoomManager:
             if not conns:
                 del self.token_conns[token_hash]
 
-    async def rematch(self, code: str, token: str | None) -> tuple[Room, int | None, str | None]:
+    async def rematch(
+        self, code: str, token: str | None, address: str | None = None
+    ) -> tuple[Room, int | None, str | None]:
+        """A new room with the same settings (made once; the others join it). It counts against the address
+        of the player who asked for it, as any room that player creates."""
         room, seat = await self.authorize(code, token)
         if room.status != "over":
             raise RoomError(409, "not_over", "a rematch can be asked for once the match is over")
@@ -1567,7 +1648,7 @@ class RoomManager:
                     name=name,
                     seat=seat if str(seat) not in bots else None,
                     settings=Settings(**asdict(room.settings)),
-                    address=None,
+                    address=address,
                     rematch_of=room,
                 )
                 # The other players of this match get their seats held for a while: no stranger takes them.

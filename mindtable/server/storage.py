@@ -48,6 +48,7 @@ rooms_table = sa.Table(
     sa.Column("rematch", sa.String(16), nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("creator", sa.String(64), nullable=True),
+    sa.Column("creator_network", sa.String(64), nullable=True),
     sa.Column("last_active", sa.Float, nullable=True),
     #: JSON: what the match's record pins (format, rules revision, content digest, starting snapshot).
     sa.Column("pinned", sa.Text, nullable=True),

@@ -315,3 +315,62 @@ def test_rematch_seat_holds_survive_a_restart(start_server, tmp_path, helpers) -
             assert back.json()["code"] == new and back.json()["seat"] == 1
 
     asyncio.run(after())
+
+
+# -- floods ----------------------------------------------------------------------------------------------------
+def test_room_limits_count_a_network_as_well_as_an_address(tmp_path) -> None:
+    from mindtable.server.limits import Limits
+
+    limits = Limits(rooms_per_address=2, rooms_per_network=3, room_creates_burst=100, rest_burst=1000)
+    app = create_app(db_url=str(tmp_path / "net.sqlite3"), limits=limits)
+    made = []
+    with TestClient(app):
+        for host in ("198.51.100.1", "198.51.100.2", "198.51.100.3"):
+            with client_at(app, host) as http:
+                for _ in range(2):
+                    made.append(http.post("/api/rooms", json={"game": "the-mind", "players": 2}).status_code)
+        with client_at(app, "203.0.113.9") as elsewhere:
+            other = elsewhere.post("/api/rooms", json={"game": "the-mind", "players": 2})
+    assert made.count(201) == 3 and made.count(429) == 3  # three rooms from the whole /24
+    assert other.status_code == 201  # another network is not held back
+
+
+def test_concurrent_creates_never_pass_the_global_cap(start_server, tmp_path, helpers) -> None:
+    import httpx
+
+    from tests.server.conftest import ONE_CLIENT_IS_MANY
+
+    server = start_server(str(tmp_path / "cap.sqlite3"), limits={**ONE_CLIENT_IS_MANY, "max_rooms": 5})
+
+    async def flood() -> list[int]:
+        async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+            answers = await asyncio.gather(
+                *(http.post("/api/rooms", json={"game": "caida-libre", "players": 2}) for _ in range(30))
+            )
+        return [answer.status_code for answer in answers]
+
+    codes = asyncio.run(flood())
+    assert codes.count(201) == 5 and codes.count(503) == 25
+
+
+def test_a_room_nobody_joined_expires_early_also_across_a_restart(tmp_path) -> None:
+    import time
+
+    from mindtable.server.limits import Limits
+
+    db = str(tmp_path / "early.sqlite3")
+    limits = Limits(unjoined_room_ttl_s=1.0, rest_burst=1000)
+    with TestClient(create_app(db_url=db, limits=limits)) as http:
+        unused = http.post("/api/rooms", json={"game": "the-mind", "players": 2}).json()["code"]
+        used = http.post("/api/rooms", json={"game": "the-mind", "players": 2}).json()
+        with http.websocket_connect(f"/ws/{used['code']}") as ws:
+            ws.send_json({"type": "hello", "last_seq": 0, "token": used["token"]})
+            assert ws.receive_json()["kind"] == "welcome"
+        flooded = http.post("/api/rooms", json={"game": "the-mind", "players": 2}).json()["code"]
+    time.sleep(1.6)
+    # the server was down while the room went stale: the restart does not load it
+    with TestClient(create_app(db_url=db, limits=limits)) as http:
+        assert http.get(f"/api/rooms/{flooded}").status_code == 404
+        assert http.get(f"/api/rooms/{used['code']}").status_code == 200  # someone connected: it waits 3 h
+        time.sleep(1.6)
+        assert http.get(f"/api/rooms/{unused}").status_code == 404

@@ -5,6 +5,7 @@ before it was stored, with the game and option it was checked for and the room i
 that room reads it again; the room's own record never does (its content is in its start snapshot).
 ``seats.held_for``/``held_until``: an open seat of a rematch room held for the token hash of its player of
 the previous match until that time (it was kept in memory only, so a restart let a stranger take it).
+``rooms.creator_network``: the hash of the creator's network (/24, /64), counted against ``rooms_per_network``.
 
 Revision ID: 0004
 Revises: 0003
@@ -37,9 +38,13 @@ def upgrade() -> None:
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("held_for", sa.String(64), nullable=True))
         batch.add_column(sa.Column("held_until", sa.Float, nullable=True))
+    with op.batch_alter_table("rooms") as batch:
+        batch.add_column(sa.Column("creator_network", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_column("creator_network")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("held_until")
         batch.drop_column("held_for")

@@ -48,11 +48,12 @@ export class ApiError extends Error {
 /** Call the REST API; throws ApiError with the server's explanation on a non-2xx answer. */
 export async function api(method, path, body, token) {
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const raw = body instanceof Blob; // a file sent as it is (an upload)
+  if (body !== undefined) headers["Content-Type"] = raw ? "application/octet-stream" : "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : raw ? body : JSON.stringify(body) });
   } catch (err) {
     throw new ApiError(0, String(err.message || err), null);
   }

@@ -162,6 +162,7 @@ function optionField(option, tr) {
   // What an empty field means: the game's own words for this option, else the shell's "default".
   const empty = label(tr, `${name}.default`, t("option.default"));
   let input;
+  if (option.file) return fileOptionField(option, tr, title, help);
   if (option.json_type === "boolean") {
     input = h("input", { type: "checkbox", id, name: option.name, checked: option.default === true, "data-option": option.name, "data-type": "boolean" });
     return h("label", { class: "check", title: help }, input, h("span", {}, title), help ? h("small", { class: "muted help" }, help) : null);
@@ -191,6 +192,48 @@ function optionField(option, tr) {
     input = h("input", { type: "text", id, name: option.name, value: option.default ?? "", placeholder: option.default === null ? empty : "", "data-option": option.name, "data-type": "string" });
   }
   return h("label", { title: help }, h("span", {}, title), input, help ? h("small", { class: "muted help" }, help) : null);
+}
+
+/**
+ * An option that names a file: the game's own content, a file the host offers (by name), or a file of the
+ * group's own, sent to the server at once (it is checked there; problems come back with line and field).
+ * The page never sends a path.
+ */
+function fileOptionField(option, tr, title, help) {
+  const id = `opt-${option.name}`;
+  const select = h(
+    "select",
+    { id, name: option.name, "data-option": option.name, "data-type": "string" },
+    h("option", { value: "", selected: true }, t("option.file_builtin")),
+    (option.offered || []).map((value) => h("option", { value }, value.replace(/^host:/, ""))),
+  );
+  const status = h("small", { class: "muted help", "data-upload-status": option.name, role: "status" });
+  const file = h("input", {
+    type: "file",
+    "data-upload": option.name,
+    "aria-label": `${title}: ${t("option.file_upload")}`,
+    accept: option.file === "board" ? ".yaml,.yml" : ".yaml,.yml,.csv,.gift,.json,.txt",
+  });
+  file.addEventListener("change", async () => {
+    const chosen = file.files && file.files[0];
+    if (!chosen) return;
+    const game = selectedGame();
+    fill(status, t("upload.sending", { name: chosen.name }));
+    try {
+      const query = new URLSearchParams({ game: game.id, option: option.name, name: chosen.name });
+      const answer = await api("POST", `/api/uploads?${query}`, chosen);
+      select.append(h("option", { value: answer.value }, t("upload.mine", { name: answer.name })));
+      select.value = answer.value;
+      fill(status, t("upload.ok", { name: answer.name, warnings: (answer.warnings || []).length }));
+    } catch (err) {
+      const problems = err.params?.problems || [];
+      const lines = problems.slice(0, 5).map((p) => h("li", {}, p.line ? t("upload.problem_line", p) : p.message));
+      const words = has(`error.${err.code}`) ? t(`error.${err.code}`, err.params || {}) : err.message;
+      fill(status, words, lines.length ? h("ul", {}, lines) : null);
+      file.value = "";
+    }
+  });
+  return h("label", { title: help }, h("span", {}, title), select, file, help ? h("small", { class: "muted help" }, help) : null, status);
 }
 
 function renderOptions(game, tr) {
