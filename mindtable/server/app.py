@@ -16,14 +16,14 @@ import re
 import time
 from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
@@ -70,14 +70,28 @@ def _clean_name(value: str) -> str:
     return "".join(ch for ch in value if ch.isprintable()).strip()
 
 
-MODEL_CONFIG = ConfigDict(extra="forbid", allow_inf_nan=False, regex_engine="python-re")
+def _integral(value: Any) -> Any:
+    # JSON has one number type: 2.0 is the whole number 2 (JSON Schema's "integer" says so too); "2" and true
+    # are not numbers.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: A whole number as JSON writes it (2 or 2.0; never "2" or true).
+JsonInt = Annotated[int, BeforeValidator(_integral)]
+#: A seat number (the bounds inside the type, so the schema of ``SeatNumber | None`` keeps them).
+SeatNumber = Annotated[int, Field(ge=0, le=63), BeforeValidator(_integral)]
+
+#: Strict types, as on the WebSocket: ``true`` is no seat, ``"2"`` and ``2.0`` are no player count.
+MODEL_CONFIG = ConfigDict(extra="forbid", allow_inf_nan=False, regex_engine="python-re", strict=True)
 
 
 class CreateRoom(BaseModel):
     model_config = MODEL_CONFIG
 
     game: str = Field(description="a game id from GET /api/games", max_length=64)
-    players: int = Field(description="number of seats", ge=1, le=64)
+    players: JsonInt = Field(description="number of seats", ge=1, le=64)
     options: dict[str, Any] = Field(default_factory=dict, description="match options (see the game's 'options')")
     bots: dict[str, str] = Field(default_factory=dict, description='seat -> bot name, e.g. {"1": "proportional"}')
     bot_params: dict[str, dict[str, Any]] = Field(default_factory=dict, description="seat -> bot parameters")
@@ -89,7 +103,7 @@ class CreateRoom(BaseModel):
         pattern=NAME_PATTERN,
         description="the creator's name (needs a letter or digit; invisible characters are dropped)",
     )
-    seat: int | None = Field(None, ge=0, le=63, description="the creator's seat (default: the lowest human seat)")
+    seat: SeatNumber | None = Field(None, description="the creator's seat (default: the lowest human seat)")
     turn_timer_s: float | None = Field(
         None, gt=0, le=86400, description="turn-based games: seconds a seat has to act before a bot acts for it"
     )
@@ -113,7 +127,7 @@ class JoinRoom(BaseModel):
         pattern=NAME_PATTERN,
         description="your name (needs a letter or digit; invisible characters are dropped)",
     )
-    seat: int | None = Field(None, ge=0, le=63)
+    seat: SeatNumber | None = Field(None, description="the seat to take (default: the lowest free one)")
 
     @field_validator("name")
     @classmethod

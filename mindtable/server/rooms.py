@@ -1339,6 +1339,7 @@ class RoomManager:
             json_safe(options, "options", max_depth=4, max_values=256)
         except ValueError as exc:
             raise RoomError(422, "bad_options", str(exc)) from None
+        options = _strict_options(game, options)
         seed = secrets.randbelow(2**62)
         uploads: list[str] = []
         with tempfile.TemporaryDirectory(prefix="mindtable-room-") as folder:
@@ -1688,11 +1689,42 @@ def _load_params(text: str | None) -> dict[str, Any] | None:
     return params if isinstance(params, dict) else {"<unreadable>": params}
 
 
+_JSON_TYPES: dict[type, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
+
+
+def _strict_options(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options from a client have the JSON type their schema says (the Python API and the terminal may give
+    ``"3"`` for 3; a client may not): ``"2"`` is no number and ``1`` no ``true``; ``2.0`` is the whole number
+    2, as JSON (and JSON Schema's "integer") has it."""
+    by_name = {option.name: option for option in game.option_schema}
+    out = dict(options)
+    for name, value in options.items():
+        option = by_name.get(name)
+        if option is None or value is None:
+            continue  # unknown names and "as the book says" are the schema's own errors
+        allowed = _JSON_TYPES.get(option.type)
+        if allowed is None:
+            continue
+        if option.type is int and isinstance(value, float) and value.is_integer():
+            out[name] = value = int(value)
+        if not isinstance(value, allowed) or (option.type is not bool and isinstance(value, bool)):
+            raise RoomError(
+                422,
+                "bad_options",
+                f"option {name!r} must be {option.describe_allowed()} (JSON {option.to_dict()['json_type']}), "
+                f"got {show(value)}",
+                {"option": name},
+            )
+    return out
+
+
 def _seat_index(key: str, players: int, where: str) -> int:
     try:
         if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 3):
             raise ValueError(key)
         index = int(key)
+        if str(index) != key:  # "01" is not seat 1: one spelling per seat
+            raise ValueError(key)
     except ValueError:
         raise RoomError(
             422, "bad_seat", f"{where}: seat keys are numbers from 0 to {players - 1}, got {show(key)}"

@@ -374,3 +374,45 @@ def test_a_room_nobody_joined_expires_early_also_across_a_restart(tmp_path) -> N
         assert http.get(f"/api/rooms/{used['code']}").status_code == 200  # someone connected: it waits 3 h
         time.sleep(1.6)
         assert http.get(f"/api/rooms/{unused}").status_code == 404
+
+
+# -- strict types on REST, as on the WebSocket ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "the-mind", "players": "2"},
+        {"game": "the-mind", "players": True},
+        {"game": "the-mind", "players": 2, "seat": True},
+        {"game": "the-mind", "players": 2, "public": "yes"},
+        {"game": "the-mind", "players": 2, "bots": {"01": "proportional"}},
+        {"game": "the-mind", "players": 2, "options": {"last_level": "3"}},
+        {"game": "the-mind", "players": 2, "options": {"last_level": True}},
+        {"game": "carrera-de-mente", "players": 2, "options": {"variant_short": 1}},
+    ],
+)
+def test_rest_bodies_are_typed_strictly(app, body) -> None:
+    with TestClient(app) as http:
+        response = http.post("/api/rooms", json=body)
+        assert response.status_code == 422, response.text
+        assert http.get("/api/rooms").json() == []  # nothing was created
+
+
+def test_a_seat_given_as_true_joins_no_seat(app) -> None:
+    with TestClient(app) as http:
+        created = http.post("/api/rooms", json={"game": "the-mind", "players": 3, "name": "Ana"}).json()
+        joined = http.post(f"/api/rooms/{created['code']}/join", json={"name": "Bo", "seat": True})
+        assert joined.status_code == 422
+        assert [s["kind"] for s in http.get(f"/api/rooms/{created['code']}").json()["seats"]] == [
+            "human",
+            "open",
+            "open",
+        ]
+
+
+def test_a_whole_number_written_2_0_is_2_as_json_has_it(app) -> None:
+    with TestClient(app) as http:
+        created = http.post("/api/rooms", json={"game": "the-mind", "players": 2.0, "options": {"last_level": 3.0}})
+        assert created.status_code == 201, created.text
+        room = created.json()["room"]
+        assert room["players"] == 2 and room["options"]["last_level"] == 3
+        assert type(room["options"]["last_level"]) is int
