@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Iterable
 
 from mindtable.server.app import WS_MAX_FRAME, create_app
@@ -30,12 +31,59 @@ class RedactTokens(logging.Filter):
         return True
 
 
+class QuietClientErrors(logging.Filter):
+    """A client's broken frame (invalid UTF-8, a bad handshake) is one short line, at most one a
+    ``interval`` seconds, saying how many were left out — never a traceback per frame (a log flood).
+
+    >>> quiet = QuietClientErrors(interval=60)
+    >>> def record():
+    ...     try:
+    ...         b"\\xff".decode()
+    ...     except UnicodeDecodeError:
+    ...         import sys
+    ...         return logging.LogRecord("uvicorn.error", 40, "", 0, "Invalid UTF-8 sequence received from client.",
+    ...                                  None, sys.exc_info())
+    >>> first, second = record(), record()
+    >>> quiet.filter(first), first.exc_info, quiet.filter(second)
+    (True, None, False)
+    """
+
+    MESSAGES = ("Invalid UTF-8 sequence received from client.", "Invalid HTTP request received.")
+
+    def __init__(self, interval: float = 10.0) -> None:
+        super().__init__()
+        self.interval = interval
+        self.last: dict[str, float] = {}
+        self.left_out: dict[str, int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.msg if isinstance(record.msg, str) else ""
+        if message not in self.MESSAGES:
+            return True
+        now = time.monotonic()
+        if now - self.last.get(message, -1e9) < self.interval:
+            self.left_out[message] = self.left_out.get(message, 0) + 1
+            return False
+        self.last[message] = now
+        skipped = self.left_out.pop(message, 0)
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        if skipped:
+            record.msg = f"{message} ({skipped} more in the last {self.interval:g} s not logged)"
+        return True
+
+
 def redact_tokens() -> None:
-    """Install :class:`RedactTokens` on the loggers that print request addresses."""
+    """Install :class:`RedactTokens` on the loggers that print request addresses, and
+    :class:`QuietClientErrors` on uvicorn's error log."""
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "mindtable"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
             logger.addFilter(RedactTokens())
+    errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietClientErrors) for f in errors.filters):
+        errors.addFilter(QuietClientErrors())
 
 
 def serve(

@@ -416,3 +416,33 @@ def test_a_whole_number_written_2_0_is_2_as_json_has_it(app) -> None:
         room = created.json()["room"]
         assert room["players"] == 2 and room["options"]["last_level"] == 3
         assert type(room["options"]["last_level"]) is int
+
+
+def test_broken_frames_cost_one_log_line_not_a_traceback_each(start_server, tmp_path, helpers) -> None:
+    import os
+
+    server = start_server(str(tmp_path / "frames.sqlite3"))
+
+    async def send_broken(times: int) -> None:
+        created = await helpers.create_room(server.http)
+        for _ in range(times):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(
+                (
+                    f"GET /ws/{created['code']} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                ).encode()
+            )
+            await reader.readuntil(b"\r\n\r\n")
+            payload, mask = b"\xff\xfe\xfd", os.urandom(4)
+            writer.write(
+                bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            )
+            await writer.drain()
+            await asyncio.sleep(0.05)
+            writer.close()
+
+    asyncio.run(send_broken(20))
+    server.stop()
+    log = server.log()
+    assert "Traceback" not in log and log.count("Invalid UTF-8") == 1, log[-2000:]
