@@ -41,6 +41,7 @@ class Limits:
     unjoined_room_ttl_s: float = 900.0
     rematch_hold_s: float = 120.0
     no_progress_actions_per_seat: int = 20
+    bot_room_grace_s: float = 30.0
     # -- uploads (files a group brings) --
     upload_max_bytes: int = 1 << 20
     upload_timeout_s: float = 20.0
@@ -67,6 +68,8 @@ class Limits:
     ws_queue_messages: int = 2000
     ws_queue_bytes: int = 1 << 20
     ws_send_timeout_s: float = 10.0
+    resume_room_bytes: int = 512 * 1024
+    resume_total_bytes: int = 128 << 20
 
     @classmethod
     def names(cls) -> list[str]:

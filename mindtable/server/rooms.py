@@ -48,8 +48,10 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: A stream keeps at most this many messages for clients that reconnect...
 STREAM_KEEP = 1024
-#: ...and, while the seat is connected, only the messages of the last minute.
+#: ...and, while the seat is connected, only the messages of the last minute...
 STREAM_KEEP_S = 60.0
+#: ...and while it is not, of the last five (its player may come back within the grace period and more).
+STREAM_KEEP_IDLE_S = 300.0
 #: Commits slower than this are logged.
 SLOW_COMMIT_S = 0.2
 
@@ -230,15 +232,41 @@ class Connection:
             self.closed = True
 
 
+class ResumeBudget:
+    """The bytes every stream of the server keeps for reconnecting clients, together (``resume_total_bytes``),
+    and what one room's streams may keep (``resume_room_bytes``): memory stays bounded however many messages
+    pass. A client whose missed messages were let go gets a snapshot instead."""
+
+    def __init__(self, total: int, per_room: int) -> None:
+        self.limit = total
+        self.per_room = per_room
+        self.used = 0
+
+
 class Stream:
     """The numbered messages of one seat (or of all spectators), kept for clients that reconnect."""
 
-    def __init__(self, keep_when_idle: bool = True) -> None:
+    def __init__(
+        self, keep_when_idle: bool = True, budget: ResumeBudget | None = None, room: list[int] | None = None
+    ) -> None:
         self.id = secrets.token_hex(8)
         self.seq = 0
         self.keep_when_idle = keep_when_idle
         self.buffer: deque[tuple[int, float, str]] = deque()
         self.conns: set[Connection] = set()
+        self.budget = budget
+        #: the bytes this room's streams keep (one list shared by them: ``[bytes]``)
+        self.room = room if room is not None else [0]
+
+    def _drop_oldest(self) -> None:
+        size = len(self.buffer.popleft()[2])
+        self.room[0] -= size
+        if self.budget is not None:
+            self.budget.used -= size
+
+    def clear(self) -> None:
+        while self.buffer:
+            self._drop_oldest()
 
     def push(self, message: dict[str, Any]) -> None:
         self.push_body(body(message))
@@ -247,20 +275,27 @@ class Stream:
         """Push a message given as :func:`body` (encoded once, shared by every stream that sends it)."""
         self.seq += 1
         if not self.conns and not self.keep_when_idle:
-            self.buffer.clear()  # nobody listens: a spectator who comes later gets a snapshot
+            self.clear()  # nobody listens: a spectator who comes later gets a snapshot
             return
         text = f'{{"seq":{self.seq},{encoded}'
         now = time.monotonic()
         buffer = self.buffer
         buffer.append((self.seq, now, text))
+        size = len(text)
+        self.room[0] += size
+        budget = self.budget
+        if budget is not None:
+            budget.used += size
         if len(buffer) > STREAM_KEEP:
-            buffer.popleft()
-        if self.conns:
-            limit = now - STREAM_KEEP_S
-            while buffer and buffer[0][1] < limit:
-                buffer.popleft()
-            for conn in tuple(self.conns):
-                conn.send(text)
+            self._drop_oldest()
+        limit = now - (STREAM_KEEP_S if self.conns else STREAM_KEEP_IDLE_S)
+        while buffer and buffer[0][1] < limit:
+            self._drop_oldest()
+        if budget is not None:
+            while len(buffer) > 1 and (self.room[0] > budget.per_room or budget.used > budget.limit):
+                self._drop_oldest()
+        for conn in tuple(self.conns):
+            conn.send(text)
 
     def since(self, stream_id: str | None, last_seq: int) -> list[str] | None:
         """The messages after ``last_seq``, or ``None`` if they are not all kept (the client needs a snapshot)."""
@@ -353,11 +388,17 @@ class Room:
         self.created_at = created_at
         self.rematch = rematch
         self.steps = 0
-        self.streams = {seat: Stream() for seat in range(self.players)}
-        self.spectators = Stream(keep_when_idle=False)
+        budget = manager.resume_budget
+        kept = [0]  # the bytes this room's streams keep, together
+        self.streams = {seat: Stream(budget=budget, room=kept) for seat in range(self.players)}
+        self.spectators = Stream(keep_when_idle=False, budget=budget, room=kept)
         self.lock = asyncio.Lock()
         self.bots: dict[int, Bot] = {}
         self.origin: float | None = None
+        #: A room only bots play stands still while nobody watches it (after ``bot_room_grace_s``): the match
+        #: clock it stopped at, and since when (event-loop time) nobody has been connected.
+        self.paused_clock: int | None = None
+        self.unwatched_since: float | None = None
         self.version = 0
         self.turn_base = 0
         self.over_since: float | None = None
@@ -570,6 +611,8 @@ class Room:
                 for message in snapshot:
                     conn.send_message({"seq": stream.seq, **message})
             stream.conns.add(conn)
+            self.unwatched_since = None
+            self._resume()
             self.last_active = time.time()
             if seat is not None and not self.touched:
                 self.touched = True
@@ -589,6 +632,8 @@ class Room:
         if conn in stream.conns:
             self.last_active = time.time()
         stream.conns.discard(conn)
+        if not self._watched() and self.unwatched_since is None:
+            self.unwatched_since = asyncio.get_running_loop().time()
         if seat is None:
             return
         state = self.seats[seat]
@@ -853,9 +898,13 @@ class Room:
     def _schedule(self) -> None:
         """Plan what happens next without anyone acting: the game's deadline, bots' wishes, turn timers."""
         self._cancel_timers()
-        if self.status != "playing" or self.integrity != "ok":
+        if self.status != "playing" or self.integrity != "ok" or self.paused_clock is not None:
             return
         now = self.now_ms()
+        if self._nobody_watches():
+            self.paused_clock = now  # no person plays and nobody watches: the bots stop using the server
+            log.info("room %s: only bots play and nobody watches; paused at %d ms", self.code, now)
+            return
         version = self.version
         deadline = self.match.next_deadline()
         if deadline is not None:
@@ -895,6 +944,25 @@ class Room:
             # millisecond early)
             await self.act(seat, {**decision.action, "at": due_at}, version=version)
 
+    def _watched(self) -> bool:
+        return bool(self.spectators.conns) or any(seat.conns for seat in self.seats)
+
+    def _nobody_watches(self) -> bool:
+        """Only bots play, nobody has been connected for ``bot_room_grace_s``."""
+        if not self.only_bots() or self._watched():
+            return False
+        if self.unwatched_since is None:
+            self.unwatched_since = asyncio.get_running_loop().time()
+        return asyncio.get_running_loop().time() - self.unwatched_since >= self.manager.limits.bot_room_grace_s
+
+    def _resume(self) -> None:
+        """Someone came to watch a paused room: its clock goes on from where it stopped."""
+        if self.paused_clock is not None:
+            self.origin = asyncio.get_running_loop().time() - self.paused_clock / 1000
+            self.paused_clock = None
+            log.info("room %s: watched again; resumed", self.code)
+            self._schedule()
+
     def shutdown(self) -> None:
         self._cancel_timers()
         for state in self.seats:
@@ -932,6 +1000,7 @@ class RoomManager:
         #: Connections that presented a seat token, attached or still before their hello, by token hash:
         #: leaving closes every one of them.
         self.token_conns: dict[str, set[Connection]] = {}
+        self.resume_budget = ResumeBudget(limits.resume_total_bytes, limits.resume_room_bytes)
         #: Rooms being created now, by creator hash, network hash and None (all): counted by every check.
         self.creating: dict[str | None, int] = {}
         #: Uploads checked at once (each in its own process).
@@ -1134,7 +1203,7 @@ class RoomManager:
                     continue
                 for _, stream in room._all_streams():
                     if not stream.conns:
-                        stream.buffer.clear()  # a late reconnection gets a snapshot (with the result)
+                        stream.clear()  # a late reconnection gets a snapshot (with the result)
                 if (
                     now - room.over_since > 600
                     and not room.spectators.conns
@@ -1171,6 +1240,8 @@ class RoomManager:
         if room is None:
             return
         room.shutdown()
+        for _, stream in room._all_streams():
+            stream.clear()  # its kept messages leave the server's budget
         for seat in room.seats:
             if seat.token_hash:
                 self.tokens.pop(seat.token_hash, None)

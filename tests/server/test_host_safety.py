@@ -446,3 +446,53 @@ def test_broken_frames_cost_one_log_line_not_a_traceback_each(start_server, tmp_
     server.stop()
     log = server.log()
     assert "Traceback" not in log and log.count("Invalid UTF-8") == 1, log[-2000:]
+
+
+def test_a_room_only_bots_play_stands_still_while_nobody_watches(tmp_path) -> None:
+    import time
+
+    from mindtable.server.limits import Limits
+
+    fast = {"max_wait_ms": 40, "reaction_ms": 5, "ready_ms": 5}
+    body = {
+        "game": "the-mind",
+        "players": 2,
+        "bots": {"0": "random-timing", "1": "random-timing"},
+        "bot_params": {"0": fast, "1": fast},
+        "options": {"last_level": 12, "lives": 5},
+    }
+    app = create_app(db_url=str(tmp_path / "bots.sqlite3"), limits=Limits(bot_room_grace_s=0.5))
+    with TestClient(app) as http:
+        code = http.post("/api/rooms", json=body).json()["code"]
+        room = app.state.manager.rooms[code]
+        time.sleep(1.5)
+        paused_at = room.steps
+        assert room.paused_clock is not None and paused_at > 0
+        time.sleep(0.8)
+        assert room.steps == paused_at  # nobody watches: the bots use no time of the server
+        with http.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_json({"type": "hello", "last_seq": 0})
+            assert ws.receive_json()["kind"] == "welcome"
+            time.sleep(0.5)
+            assert room.paused_clock is None and (room.steps > paused_at or room.status == "over")
+
+
+# -- memory: what is kept for reconnecting clients is bounded per room and in all -------------------------------
+def test_kept_messages_are_bounded_by_bytes_per_room_and_in_all() -> None:
+    from mindtable.server.rooms import ResumeBudget, Stream
+
+    budget = ResumeBudget(total=30_000, per_room=10_000)
+    rooms = [[0] for _ in range(5)]
+    streams = [Stream(budget=budget, room=rooms[i // 2]) for i in range(10)]  # two streams a room
+    message = '"kind":"events","pad":"' + "x" * 200 + '"}'
+    for _ in range(300):
+        for stream in streams:
+            stream.push_body(message)
+    assert all(kept[0] <= 10_000 for kept in rooms)
+    assert budget.used <= 30_000 + 300 and budget.used == sum(kept[0] for kept in rooms)
+    first = streams[0]
+    assert first.since(first.id, 1) is None  # the early messages were let go: this client gets a snapshot
+    assert first.since(first.id, first.seq - 3) is not None  # the latest are kept for a quick reconnect
+    for stream in streams:
+        stream.clear()
+    assert budget.used == 0
