@@ -61,6 +61,8 @@ ONE_ADDRESS_IS_MANY = {
     "ws_connects_per_address_per_s": 100_000,
     "ws_messages_burst": 100_000,
     "ws_messages_per_address_per_s": 100_000,
+    "unfinished_requests_per_address": 100_000,
+    "rooms_per_network": 100_000,
 }
 
 

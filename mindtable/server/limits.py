@@ -49,6 +49,10 @@ class Limits:
     uploads_per_address_per_s: float = 0.05
     uploads_burst: int = 10
     upload_ttl_s: float = 3 * 3600.0
+    # -- requests before the application sees them (mindtable/server/headers.py) --
+    header_timeout_s: float = 10.0
+    header_max_bytes: int = 16384
+    unfinished_requests_per_address: int = 16
     # -- REST --
     max_body_bytes: int = 65536
     rest_per_address_per_s: float = 10.0

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable
 
 from mindtable.server.app import WS_MAX_FRAME, create_app
+from mindtable.server.headers import protocol_options
 from mindtable.server.limits import Limits
 
 #: A seat token in a logged address (``?token=...``, ``&token=...``).
@@ -105,9 +106,10 @@ def serve(
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redact_tokens()
+    chosen = Limits.from_overrides(limits)
     app = create_app(
         db_url=db,
-        limits=Limits.from_overrides(limits),
+        limits=chosen,
         rate_per_s=rate_per_s,
         trusted_proxies=trusted_proxies,
         tune_gc=True,
@@ -127,4 +129,6 @@ def serve(
         proxy_headers=False,
         access_log=False,
         timeout_graceful_shutdown=5,
+        # Header size and time limits, and half-sent requests counted per address (before the app sees them).
+        **protocol_options(chosen),
     )

@@ -35,6 +35,8 @@ ONE_CLIENT_IS_MANY = {
     "ws_connections_per_address": 10_000,
     "ws_messages_burst": 10_000,
     "ws_messages_per_address_per_s": 10_000,
+    "unfinished_requests_per_address": 10_000,
+    "rooms_per_network": 10_000,
 }
 
 

@@ -496,3 +496,52 @@ def test_kept_messages_are_bounded_by_bytes_per_room_and_in_all() -> None:
     for stream in streams:
         stream.clear()
     assert budget.used == 0
+
+
+# -- connections the application never sees ---------------------------------------------------------------------
+def test_half_sent_requests_are_timed_capped_per_address_and_sized(start_server, tmp_path) -> None:
+    import time
+
+    from tests.server.conftest import ONE_CLIENT_IS_MANY
+
+    limits = {**ONE_CLIENT_IS_MANY, "unfinished_requests_per_address": 4, "header_timeout_s": 1.0}
+    server = start_server(str(tmp_path / "loris.sqlite3"), limits=limits)
+
+    async def scenario() -> None:
+        slow = []
+        for _ in range(8):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # never finished
+            await writer.drain()
+            slow.append((reader, writer))
+        await asyncio.sleep(0.3)
+        closed_at_once = [r for r, _ in slow if r.at_eof() or (await _read_soon(r, 0.1)) == b""]
+        assert len(closed_at_once) == 4  # only four half-sent requests per address are held
+        started = time.monotonic()
+        answers = [await asyncio.wait_for(r.read(), 5) for r, _ in slow[:4]]
+        assert all(a.startswith(b"HTTP/1.1 408") for a in answers), answers
+        assert time.monotonic() - started < 2.0
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n")
+        await writer.drain()
+        try:
+            refused = await asyncio.wait_for(reader.read(), 5)
+        except ConnectionResetError:  # closed while the rest was still coming: refused all the same
+            refused = b"HTTP/1.1 431"
+        assert refused.startswith(b"HTTP/1.1 431")
+        for _, w in slow:
+            w.close()
+
+    asyncio.run(scenario())
+    import httpx
+
+    assert httpx.get(server.http + "/api/games", timeout=5).status_code == 200  # honest clients still get in
+
+
+async def _read_soon(reader: asyncio.StreamReader, timeout: float) -> bytes | None:
+    try:
+        return await asyncio.wait_for(reader.read(1), timeout)
+    except TimeoutError:
+        return None
+    except ConnectionResetError:  # refused with a reset: closed
+        return b""
