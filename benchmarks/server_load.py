@@ -1,16 +1,20 @@
-"""Load benchmark of the mindtable server: many WebSocket players in many rooms of The Mind, on loopback.
+"""Load benchmark of the mindtable server: many WebSocket players in many rooms of all five games, on loopback.
 
-    .venv/bin/python benchmarks/server_load.py                 # 1,000 players, 250 rooms, 60 s
-    .venv/bin/python benchmarks/server_load.py --rooms 25 --duration 15
+    .venv/bin/python benchmarks/server_load.py                 # 1,000 players, 250 rooms, 180 s
+    .venv/bin/python benchmarks/server_load.py --rooms 25 --duration 15 --games the-mind
 
 Starts the server (``python -m mindtable.server``) in a subprocess on a free 127.0.0.1 port with a fresh
-SQLite file, creates the rooms (every seat a human), connects one WebSocket per seat and lets each client
-play with bot-like timing: the game's ``proportional`` bot runs *in the client*, sees only its seat's
-``state`` frames, and the client sends its wish after ``Decision.at - clock`` ms. When a game ends, every
-seat asks for a rematch, so all rooms keep playing until the time is up.
+SQLite file, creates the rooms (the games in turn, every seat a human), connects one WebSocket per seat and
+lets each client play with a person's pace: the game's bot runs *in the client* (The Mind: ``proportional``
+with ``--tempo-ms``; the others: their first bot), sees only its seat's ``state`` frames, and the client sends
+its wish after ``Decision.at - clock`` ms, and in turn-based games no sooner than ``--think-ms`` after the
+state it answers (people read before they click). When a game ends, every seat asks for a rematch, so all
+rooms keep playing until the time is up.
 
 Reported: latency from a client sending an action to each *other* seat of its room receiving that action's
-``events`` frame (p50/p99/max), the sender's round trip to ``accepted``, actions per second, errors
+``events`` frame (p50/p99/max), the sender's round trip to ``accepted`` and to its own new ``state`` (per
+game too), actions per second, memory per player and the server's memory every 10 s (``memory_mb_per_10s``:
+flat once the rooms are playing), errors
 (``error`` frames, unexpected closes, failed HTTP calls; engine rejections of racing actions are counted
 apart), the server's CPU (from ``/proc/<pid>/stat``) and memory (``VmRSS``/``VmHWM`` from
 ``/proc/<pid>/status``), and the load generator's own CPU. Everything stops by itself after
@@ -105,8 +109,10 @@ class Bench:
         self.args = args
         self.http_base = base
         self.ws_base = base.replace("http://", "ws://")
-        self.game = mindtable.get_game("the-mind")
+        self.games = [mindtable.get_game(name) for name in args.games.split(",")]
         self.stop_at = 0.0
+        self.new_state: dict[str, list[float]] = {}
+        self.memory_samples: list[float] = []
         self.measuring = False
         self.sent: dict[tuple[str, str], tuple[float, int]] = {}
         self.steps: dict[tuple[str, int], tuple[float, int]] = {}
@@ -137,13 +143,20 @@ class Bench:
 class Seat:
     """One player: a WebSocket and a client-side bot with the bot's own timing."""
 
-    def __init__(self, bench: Bench, code: str, seat: int, token: str) -> None:
+    def __init__(self, bench: Bench, game: Any, code: str, seat: int, token: str) -> None:
         self.bench = bench
+        self.game = game
         self.code = code
         self.seat = seat
         self.token = token
-        params = {"tempo_ms": bench.args.tempo_ms}
-        self.bot = bench.game.make_bot("proportional", seat=seat, seed=hash((code, seat)) & 0xFFFF, **params)
+        seed = hash((code, seat)) & 0xFFFF
+        if game.id == "the-mind":
+            self.bot = game.make_bot("proportional", seat=seat, seed=seed, tempo_ms=bench.args.tempo_ms)
+        else:
+            self.bot = game.make_bot(next(iter(game.bots)), seat=seat, seed=seed)
+        #: turn-based games: a person reads the new state before acting
+        self.think_ms = 0.0 if game.realtime else bench.args.think_ms
+        self.sent_at: dict[int, float] = {}
         self.ws: Any = None
         self.timer: asyncio.TimerHandle | None = None
         self.count = 0
@@ -197,6 +210,9 @@ class Seat:
                             bench.received.append((self.code, frame["step"], self.seat, now))
                     elif kind == "state":
                         self.latest = frame
+                        mine = self.sent_at.pop(frame["step"], None)
+                        if mine is not None and bench.measuring:
+                            bench.new_state.setdefault(self.game.id, []).append(now - mine)
                         self._plan(frame)
                     elif kind == "accepted":
                         # Plan again once the state of this step arrives (it follows the acknowledgement).
@@ -205,6 +221,9 @@ class Seat:
                         sent = bench.sent.pop((self.code, frame["id"]), None)
                         if sent is not None:
                             bench.steps[(self.code, frame["step"])] = (sent[0], self.seat)
+                            self.sent_at[frame["step"]] = sent[0]
+                            if len(self.sent_at) > 64:
+                                self.sent_at.pop(next(iter(self.sent_at)))
                             if bench.measuring:
                                 bench.round_trips.append(now - sent[0])
                                 bench.actions += 1
@@ -244,6 +263,7 @@ class Seat:
         if decision is None:
             return
         delay = 0 if decision.at is None else max(decision.at - state["clock"], 0)
+        delay = max(delay, self.think_ms)
         action = decision.action
         self.timer = asyncio.get_running_loop().call_later(
             delay / 1000, lambda: asyncio.ensure_future(self._send(action))
@@ -264,18 +284,19 @@ async def setup(bench: Bench) -> list[Seat]:
     seats: list[Seat] = []
     semaphore = asyncio.Semaphore(32)
 
-    async def room() -> None:
+    async def room(game: Any) -> None:
+        players = max(game.min_players, min(args.players, game.max_players))
         async with semaphore:
             created = await bench.post(
                 "/api/rooms",
-                {"game": "the-mind", "players": args.players, "name": "P0", "public": False, "grace_s": 600},
+                {"game": game.id, "players": players, "name": "P0", "public": False, "grace_s": 600},
             )
-            seats.append(Seat(bench, created["code"], 0, created["token"]))
-            for index in range(1, args.players):
+            seats.append(Seat(bench, game, created["code"], 0, created["token"]))
+            for index in range(1, players):
                 joined = await bench.post(f"/api/rooms/{created['code']}/join", {"name": f"P{index}"})
-                seats.append(Seat(bench, created["code"], joined["seat"], joined["token"]))
+                seats.append(Seat(bench, game, created["code"], joined["seat"], joined["token"]))
 
-    await asyncio.gather(*(room() for _ in range(args.rooms)))
+    await asyncio.gather(*(room(bench.games[i % len(bench.games)]) for i in range(args.rooms)))
     return seats
 
 
@@ -296,9 +317,13 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         machine0 = machine_busy()
         peak_connected = bench.connected
         end = t0 + args.duration
+        next_sample = t0
         while time.monotonic() < end:
             await asyncio.sleep(0.5)
             peak_connected = max(peak_connected, bench.connected)
+            if time.monotonic() >= next_sample:
+                bench.memory_samples.append(memory_kb(pid).get("VmRSS", 0) / 1024)
+                next_sample += 10
         elapsed = time.monotonic() - t0
         server_cpu = cpu_seconds(pid) - server_cpu0
         client_cpu = time.process_time() - client_cpu0
@@ -320,6 +345,8 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
             latencies.append((received - sent[0]) * 1000)
             buckets.setdefault(int((received - first) // 10), []).append(latencies[-1])
     rtts = [value * 1000 for value in bench.round_trips]
+    states = {game: [v * 1000 for v in values] for game, values in bench.new_state.items()}
+    every_state = [v for values in states.values() for v in values]
     return {
         "players": len(seats),
         "rooms": args.rooms,
@@ -337,6 +364,16 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         },
         "p99_ms_per_10s": [round(percentile(buckets[key], 0.99), 1) for key in sorted(buckets)],
         "accepted_round_trip_ms": {"p50": round(percentile(rtts, 0.5), 2), "p99": round(percentile(rtts, 0.99), 2)},
+        "new_state_ms": {
+            "p50": round(percentile(every_state, 0.5), 2),
+            "p99": round(percentile(every_state, 0.99), 2),
+            **{
+                game: {"p50": round(percentile(v, 0.5), 1), "p99": round(percentile(v, 0.99), 1), "n": len(v)}
+                for game, v in states.items()
+            },
+        },
+        "memory_mb_per_10s": [round(v, 1) for v in bench.memory_samples],
+        "memory_kb_per_player": round(memory.get("VmRSS", 0) / max(len(seats), 1), 1),
         "games_finished": bench.games_over,
         "errors": dict(bench.errors),
         "rejections": dict(bench.rejections),
@@ -355,7 +392,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rooms", type=int, default=250)
     parser.add_argument("--players", type=int, default=4, help="players per room (2 to 4)")
-    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--duration", type=float, default=180.0, help="measured seconds")
+    parser.add_argument(
+        "--games",
+        default="the-mind,neurorace,carrera-de-mente,caida-libre,eesti-malumang",
+        help="comma-separated game ids; rooms take them in turn",
+    )
+    parser.add_argument("--think-ms", type=float, default=1500.0, help="turn-based games: ms a player reads first")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
     parser.add_argument("--tempo-ms", type=float, default=250.0, help="the client bots' ms per step of card gap")
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file in a temp folder)")
@@ -436,7 +479,7 @@ def main() -> None:
         print(json.dumps(report, indent=2))
         return
     print(
-        f"mindtable server load: {report['players']} players in {report['rooms']} rooms of The Mind, "
+        f"mindtable server load: {report['players']} players in {report['rooms']} rooms of {args.games}, "
         f"{report['measured_s']} s measured (setup {report['setup_s']} s)"
     )
     for key, value in report.items():

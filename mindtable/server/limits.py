@@ -52,7 +52,7 @@ class Limits:
     # -- requests before the application sees them (mindtable/server/headers.py) --
     header_timeout_s: float = 10.0
     header_max_bytes: int = 16384
-    unfinished_requests_per_address: int = 16
+    unfinished_requests_per_address: int = 64
     # -- REST --
     max_body_bytes: int = 65536
     rest_per_address_per_s: float = 10.0

@@ -59,14 +59,27 @@ def frames_into(frames: list[Any]) -> Any:
     return received
 
 
-def record_sockets(page: Any) -> list[tuple[str, list[Any]]]:
-    """Every WebSocket ``page`` opens (a hot-seat page holds one per seat), by URL, with the frames it receives."""
-    sockets: list[tuple[str, list[Any]]] = []
+def record_sockets(page: Any) -> list[list[Any]]:
+    """Every WebSocket ``page`` opens (a hot-seat page holds one per seat), as ``[url, frames]`` with the frames
+    it receives; once the page sent its hello, the url ends in ``#token=`` and the seat token the hello carried
+    (the page never puts the token in the address)."""
+    sockets: list[list[Any]] = []
 
     def opened(ws: Any) -> None:
         frames: list[Any] = []
-        sockets.append((ws.url, frames))
+        entry: list[Any] = [ws.url, frames]
+        sockets.append(entry)
         ws.on("framereceived", frames_into(frames))
+
+        def sent(payload: Any) -> None:
+            try:
+                message = json.loads(payload)
+            except (TypeError, ValueError):
+                return
+            if isinstance(message, dict) and message.get("type") == "hello" and message.get("token"):
+                entry[0] = f"{ws.url}#token={urllib.parse.quote(message['token'])}"
+
+        ws.on("framesent", sent)
 
     page.on("websocket", opened)
     return sockets
@@ -82,8 +95,8 @@ def here_tokens(page: Any, code: str) -> dict[str, int]:
     return {own["token"]: own["seat"], **{s["token"]: s["seat"] for s in json.loads(held[1] or "[]")}}
 
 
-def frames_by_seat(sockets: list[tuple[str, list[Any]]], tokens: dict[str, int]) -> dict[int, list[Any]]:
-    """The recorded frames of each seat, found by the token in its socket's URL (every socket has one)."""
+def frames_by_seat(sockets: list[list[Any]], tokens: dict[str, int]) -> dict[int, list[Any]]:
+    """The recorded frames of each seat, found by the token its socket's hello carried (every socket has one)."""
     seen: dict[int, list[Any]] = {}
     for url, frames in sockets:
         token = re.search(r"token=([^&]+)", url)
