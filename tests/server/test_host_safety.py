@@ -453,13 +453,12 @@ def test_a_room_only_bots_play_stands_still_while_nobody_watches(tmp_path) -> No
 
     from mindtable.server.limits import Limits
 
-    fast = {"max_wait_ms": 40, "reaction_ms": 5, "ready_ms": 5}
+    quick = {"think_ms": 100}  # a move every tenth of a second: a game of many moves
     body = {
-        "game": "the-mind",
-        "players": 2,
-        "bots": {"0": "random-timing", "1": "random-timing"},
-        "bot_params": {"0": fast, "1": fast},
-        "options": {"last_level": 12, "lives": 5},
+        "game": "caida-libre",
+        "players": 4,
+        "bots": {str(seat): "knowing" for seat in range(4)},
+        "bot_params": {str(seat): quick for seat in range(4)},
     }
     app = create_app(db_url=str(tmp_path / "bots.sqlite3"), limits=Limits(bot_room_grace_s=0.5))
     with TestClient(app) as http:
