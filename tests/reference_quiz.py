@@ -178,6 +178,8 @@ class QuizRelay(Game):
     codes = CODES
     seat_params = ASK_SEAT_PARAMS
     web_module = "quiz-relay"
+    #: Its page is a test's: it lives beside the tests, not in mindtable's package.
+    web_assets = Path(__file__).resolve().parent / "pages" / "quiz-relay"
     bots: ClassVar[Mapping[str, str]] = {
         "knowing": "tests.reference_quiz:make_knowing_bot",
         "random": "mindtable.core.bots:RandomBot",

@@ -25,8 +25,11 @@ an instance (see :mod:`mindtable.core.registry`). The contract, in the order a m
 
 from __future__ import annotations
 
+import os
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mindtable.core.codes import describe, fresh
@@ -75,8 +78,12 @@ class Game(ABC):
     batch_simulator: ClassVar[str | None] = None
     #: Optional "module:attribute" of a Typer app added as ``mindtable <game-id> ...``.
     cli_commands: ClassVar[str | None] = None
-    #: The folder, inside the ``mindtable.web`` static tree, of this game's browser module (if any).
+    #: The name of this game's browser page (if any): the server serves its folder (:meth:`web_folder`) at
+    #: ``/games/<web_module>/`` (``index.js``, ``style.css``, ``i18n/<language>.json``).
     web_module: ClassVar[str | None] = None
+    #: Where the page's files are, if not in the folder ``web`` of the game's own package (a plugin ships its
+    #: page as package data there, beside its rules).
+    web_assets: ClassVar[str | os.PathLike[str] | None] = None
     #: The moves of the game, each declared once (see :mod:`mindtable.core.moves`).
     moves: ClassVar[MoveTable | None] = None
     #: Reason codes -> English template with ``{parameters}`` (see :mod:`mindtable.core.codes`).
@@ -147,6 +154,21 @@ class Game(ABC):
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} declares no move table (Game.moves)")
         return table
+
+    def web_folder(self) -> Path | None:
+        """The folder of this game's browser page: :attr:`web_assets`, else ``web`` in the package the game's
+        class comes from (a plugin's ``mygame.rules`` -> ``mygame/web``); ``None``
+        when the game has no page (the generic table plays it)."""
+        if self.web_module is None:
+            return None
+        if self.web_assets is not None:
+            return Path(self.web_assets)
+        module = sys.modules.get(type(self).__module__)
+        where = getattr(module, "__file__", None)
+        if where is None:
+            return None
+        folder = Path(where).resolve().parent / "web"
+        return folder if folder.is_dir() else None
 
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...

@@ -31,7 +31,7 @@ from mindtable.core.errors import IllegalAction
 
 #: The languages every surface speaks: the site's own tables (``mindtable/web/static/i18n/<language>.json``).
 LANGUAGES = ("en", "es", "et")
-#: The web pages' tables: the site's, and each game page's in ``games/<web_module>/i18n``.
+#: The site's own tables are in ``i18n`` here; each game page's are in its own package (:func:`page_folder`).
 STATIC_I18N = Path(__file__).resolve().parents[1] / "web" / "static"
 #: The parameters that choose a plural form, in order (as on the pages).
 COUNT_PARAMS = ("n", "count")
@@ -178,9 +178,27 @@ def surface_words(language: str, *folders: Path, web_module: str | None = None) 
     module), then the game page's (``web_module``) and the site's, English filling in what a language lacks."""
     layered = [*folders]
     if web_module is not None:
-        layered.append(STATIC_I18N / "games" / web_module / "i18n")
+        page = page_folder(web_module)
+        if page is not None:
+            layered.append(page / "i18n")
     layered.append(STATIC_I18N / "i18n")
     return Catalogue.load(layered, language)
+
+
+@cache
+def page_folder(web_module: str) -> Path | None:
+    """The folder of the registered game page ``web_module`` (:meth:`mindtable.core.game.Game.web_folder`): a
+    game's words are read from its own package, wherever it is installed."""
+    from mindtable.core.registry import game_ids, get_game
+
+    for game_id in game_ids():
+        try:
+            game = get_game(game_id)
+        except Exception:  # a broken plugin has no words to give
+            continue
+        if game.web_module == web_module:
+            return game.web_folder()
+    return None
 
 
 def _fill(text: str, params: Mapping[str, str]) -> str:

@@ -1,7 +1,8 @@
 """The browser pages of mindtable: plain HTML, CSS and JavaScript modules under ``static/``, no build step.
 
-The server serves ``STATIC_DIR`` at ``/``. Each game with a page has a folder ``static/games/<web_module>/``;
-the browser interface a game module implements is described in ``docs/web.md``.
+The server serves ``STATIC_DIR`` at ``/``, and each game's page from the game's own package (``web/`` beside
+its rules: :meth:`mindtable.core.game.Game.web_folder`) at ``/games/<web_module>/``; the browser interface a
+game module implements is described in ``docs/web.md``.
 """
 
 from pathlib import Path

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from mindtable.web import STATIC_DIR
+from mindtable.kit.words import page_folder
 
-FOLDER = STATIC_DIR / "games" / "caida-libre"
+FOLDER = page_folder("caida-libre")
 
 
 def strings(lang: str) -> dict[str, str]:

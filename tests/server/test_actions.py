@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from mindtable.server import create_app
-from mindtable.server.rooms import Room, RoomManager, Settings
+from mindtable.server.manager import RoomManager
+from mindtable.server.room import Room, Settings
 from mindtable.server.storage import Storage, load_by_code
 
 

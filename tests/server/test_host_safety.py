@@ -478,7 +478,7 @@ def test_a_room_only_bots_play_stands_still_while_nobody_watches(tmp_path) -> No
 
 # -- memory: what is kept for reconnecting clients is bounded per room and in all -------------------------------
 def test_kept_messages_are_bounded_by_bytes_per_room_and_in_all() -> None:
-    from mindtable.server.rooms import ResumeBudget, Stream
+    from mindtable.server.streams import ResumeBudget, Stream
 
     budget = ResumeBudget(total=30_000, per_room=10_000)
     rooms = [[0] for _ in range(5)]

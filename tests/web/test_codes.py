@@ -11,6 +11,7 @@ import pytest
 
 import mindtable
 from mindtable.core.codes import CORE_CODES, CORE_SEAT_PARAMS, template_fields
+from mindtable.kit.words import page_folder
 from mindtable.web import STATIC_DIR
 
 LANGUAGES = ("en", "es", "et")
@@ -47,7 +48,7 @@ def test_core_codes_are_translated() -> None:
 @pytest.mark.parametrize("game_id", [g for g in mindtable.available_game_ids() if mindtable.get_game(g).web_module])
 def test_game_codes_are_translated_on_the_game_page(game_id: str) -> None:
     game = mindtable.get_game(game_id)
-    assert check(dict(game.codes), STATIC_DIR / "games" / str(game.web_module) / "i18n") == []
+    assert check(dict(game.codes), page_folder(str(game.web_module)) / "i18n") == []
 
 
 def test_no_page_parses_engine_sentences() -> None:
@@ -95,7 +96,7 @@ def test_declared_label_parameters_are_sent_and_every_page_language_has_their_la
     every language of the game's page has labels under its prefix, so the page never shows a bare id."""
     game = mindtable.get_game(game_id)
     templates = {**CORE_CODES, **game.codes}
-    folder = STATIC_DIR / "games" / str(game.web_module) / "i18n"
+    folder = page_folder(str(game.web_module)) / "i18n"
     problems = []
     for code, names in game.label_params.items():
         for name, prefix in names.items():
@@ -118,7 +119,7 @@ def test_the_quiz_games_label_every_colour_topic_and_category_they_can_send() ->
         ("eesti-malumang", [f"em.category.{c}" for c in CATEGORIES]),
     ):
         for lang in LANGUAGES:
-            table = strings(STATIC_DIR / "games" / page / "i18n", lang)
+            table = strings(page_folder(page) / "i18n", lang)
             assert [key for key in ids if key not in table] == [], (page, lang)
 
 

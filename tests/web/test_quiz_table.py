@@ -22,6 +22,7 @@ import pytest
 import websockets
 
 import mindtable
+from mindtable.kit.words import page_folder
 from tests.reference_quiz import CARDS, GAME
 from tests.web.conftest import get_json, post_json
 
@@ -240,10 +241,9 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
 
 
 def test_the_quiz_page_has_words_for_every_code_in_every_language() -> None:
-    from mindtable.web import STATIC_DIR
     from tests.web.test_codes import check
 
-    assert check(dict(GAME.codes), STATIC_DIR / "games" / str(GAME.web_module) / "i18n") == []
+    assert check(dict(GAME.codes), page_folder(str(GAME.web_module)) / "i18n") == []
 
 
 def test_the_shared_quiz_components_have_words_for_every_judge_code() -> None:

@@ -11,15 +11,18 @@ from pathlib import Path
 import pytest
 
 from mindtable.core.registry import game_ids, get_game
+from mindtable.kit.words import page_folder
 from mindtable.web import STATIC_DIR
 
 LANGUAGES = ("en", "es", "et")
-GAME_FOLDERS = sorted(p for p in (STATIC_DIR / "games").iterdir() if p.is_dir())
+#: Every registered game's page folder (each from its own package).
+GAME_FOLDERS = sorted(
+    {folder for g in game_ids() if (folder := get_game(g).web_folder()) is not None}, key=lambda p: p.parent.name
+)
 
 
 def shell_files() -> list[Path]:
-    games = STATIC_DIR / "games"
-    return [p for p in STATIC_DIR.rglob("*") if p.suffix in (".html", ".js", ".css") and games not in p.parents]
+    return [p for p in STATIC_DIR.rglob("*") if p.suffix in (".html", ".js", ".css")]
 
 
 def load(path: Path) -> dict[str, str]:
@@ -88,7 +91,7 @@ def test_game_folders_provide_the_module_interface(folder: Path) -> None:
 def test_the_mind_points_at_its_folder() -> None:
     web_module = get_game("the-mind").web_module
     assert web_module is not None
-    assert (STATIC_DIR / "games" / web_module / "index.js").is_file()
+    assert (page_folder(web_module) / "index.js").is_file()
     for page in ("index.html", "room.html", "replay.html"):
         assert (STATIC_DIR / page).is_file()
 
@@ -110,7 +113,7 @@ def test_every_room_option_and_its_choices_have_words_in_every_language(game_id:
     "countdown_seconds" on a Spanish page): the game page's words, else the shell's (shared judge options)."""
     game = get_game(game_id)
     for lang in LANGUAGES:
-        page_path = STATIC_DIR / "games" / str(game.web_module) / "i18n" / f"{lang}.json"
+        page_path = page_folder(str(game.web_module)) / "i18n" / f"{lang}.json"
         words = {**load(STATIC_DIR / "i18n" / f"{lang}.json"), **(load(page_path) if page_path.exists() else {})}
         missing = [f"option.{o.name}" for o in game.option_schema if f"option.{o.name}" not in words]
         missing += [

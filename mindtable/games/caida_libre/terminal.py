@@ -7,7 +7,7 @@ other seats, the Quote 5 clock runs on the wall clock and is delivered when due.
 
 Every line is said through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in ``language`` (``en``,
 ``es`` or ``et``; by default the match's ``language`` option, the language of its cards): the page's own words
-(``mindtable/web/static/games/caida-libre/i18n``: card types, weapons, outcomes) where they fit, the terminal's
+(``mindtable/games/caida_libre/web/i18n``: card types, weapons, outcomes) where they fit, the terminal's
 in ``i18n/<language>.json`` beside this module. Refusals are said from their codes and parameters. What the
 cards say (prompts, topics, answers) stays in the cards' language.
 

@@ -14,7 +14,7 @@ the last verdict. :func:`run_terminal` is the loop ``mindtable play carrera-de-m
 
 Every word is said through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in English, Spanish
 or Estonian — by default the match's ``language`` option, the language of its booklets: the game page's words
-(``mindtable/web/static/games/carrera-de-mente/i18n``: colours, booklets, the star and occupied squares,
+(``mindtable/games/carrera_de_mente/web/i18n``: colours, booklets, the star and occupied squares,
 refusals) where they fit, and the terminal's own in ``i18n/<language>.json`` beside this module. Refusals are
 said from their codes and parameters.
 

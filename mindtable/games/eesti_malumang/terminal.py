@@ -5,7 +5,7 @@ happened since the last turn, a numbered menu of the legal actions, and a summar
 ``mindtable play eesti-malumang`` (hot-seat with ``--humans N``, bots in the other seats). Every line is said
 through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in ``language`` (``et``, ``en`` or ``es``;
 by default the match's ``language`` option, ``et`` unless the room chose another): the page's own words
-(``mindtable/web/static/games/eesti-malumang/i18n`` and the site's ``i18n``) where they fit, and the terminal's
+(``mindtable/games/eesti_malumang/web/i18n`` and the site's ``i18n``) where they fit, and the terminal's
 in ``i18n/<language>.json`` beside this module. Refusals are said from their codes and parameters. The board
 is a grid of cells — ``[A12 ]``: the category's initial in that language (A Ajalugu, K Kultuur, L Loodusteadus,
 G Geograafia, S Sport, V Varia; E an Estonia space, F the finish square) and the pieces (player numbers)

@@ -21,7 +21,7 @@ in 80 columns.
 
 The screen speaks English, Spanish or Estonian (``language=``; default: the match's ``language`` option, else
 English): every word comes from a message catalogue (:func:`words`) — the page's own words where they fit
-(``mindtable/web/static/games/neurorace/i18n``: colours, symbols, conditions, modes, refusals) and the
+(``mindtable/games/neurorace/web/i18n``: colours, symbols, conditions, modes, refusals) and the
 terminal's in ``i18n/<language>.json`` beside this module (keys ``term.*``). The commands stay the same letters
 in every language (as the page's keys do); a colour may be typed in any of the three languages (its first three
 letters, as the tiles show them: ``t 42 roj``, ``t 42 pun``).

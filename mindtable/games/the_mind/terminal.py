@@ -10,7 +10,7 @@ Two layers:
 
 Every word on the screen is said through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in the
 language asked for (``language=``: en, es or et; default: the match's ``language`` option, else English): the
-game page's own words (``mindtable/web/static/games/the-mind/i18n``) where they fit, the terminal's in
+game page's own words (``mindtable/games/the_mind/web/i18n``) where they fit, the terminal's in
 ``i18n/<language>.json`` beside this module. Refusals are said from their codes and parameters.
 
 Keys: space/enter play your lowest card, ``r`` ready (hands on the table), ``s`` propose a star, ``a`` /

@@ -1,0 +1,248 @@
+"""Connections and their numbered message streams: what a room sends, to whom, and what it keeps for clients
+that reconnect (bounded by count, time and bytes). Nothing here knows a game or a room's rules."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from mindtable.server.limits import AddressBook, Bucket, Limits
+from mindtable.server.protocol import encode
+
+log = logging.getLogger("mindtable.server")
+
+#: A stream keeps at most this many messages for clients that reconnect...
+STREAM_KEEP = 1024
+#: ...and, while the seat is connected, only the messages of the last minute...
+STREAM_KEEP_S = 60.0
+#: ...and while it is not, of the last five (its player may come back within the grace period and more).
+STREAM_KEEP_IDLE_S = 300.0
+
+
+def body(message: dict[str, Any]) -> str:
+    """A message's JSON without its opening brace, so that a stream can put its own ``seq`` in front.
+
+    >>> f'{{"seq":3,{body({"kind": "over"})}'
+    '{"seq":3,"kind":"over"}'
+    """
+    return encode(message)[1:]
+
+
+def _transport_of(websocket: WebSocket) -> Any:
+    """The asyncio transport under a uvicorn WebSocket, if it can be found (to drop a stuck connection)."""
+    send = websocket.scope.get("mindtable.raw_send")
+    protocol = getattr(send, "__self__", None)
+    return getattr(protocol, "transport", None)
+
+
+class Connection:
+    """One WebSocket: an outgoing queue drained by its own task, and the per-connection rate limit.
+
+    The queue is bounded in messages and in bytes, and every write has a timeout: a client that does not
+    read is dropped (its TCP connection aborted at once, code 1013 when it can still be sent), so it never
+    holds more than ``ws_queue_bytes`` of the server's memory.
+    """
+
+    def __init__(
+        self,
+        websocket: WebSocket,
+        limits: Limits | float | None = None,
+        address: str = "unknown",
+        book: AddressBook | None = None,
+    ) -> None:
+        if not isinstance(limits, Limits):
+            limits = Limits() if limits is None else Limits(ws_rate_per_s=float(limits))
+        self.websocket = websocket
+        self.limits = limits
+        self.address = address
+        self.book = book
+        self.seat: int | None = None
+        self.closed = False
+        self.dropped = False
+        self.on_drop: Callable[[], None] | None = None
+        self._queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self._bytes = 0
+        self._task = asyncio.create_task(self._writer())
+        self._rate = limits.ws_rate_per_s
+        self._bucket = Bucket(limits.ws_rate_per_s, limits.ws_rate_per_s)
+        self.refused = 0
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        size = len(text)
+        if self._queue.qsize() >= self.limits.ws_queue_messages or self._bytes + size > self.limits.ws_queue_bytes:
+            log.warning("dropping a connection from %s that does not read its messages", self.address)
+            self.drop()
+            return
+        self._bytes += size
+        self._queue.put_nowait(text)
+
+    def send_message(self, message: dict[str, Any]) -> None:
+        self.send(encode(message))
+
+    def error(self, code: str, message: str) -> None:
+        self.send_message({"kind": "error", "code": code, "message": message})
+
+    def allow(self) -> bool:
+        """Token buckets: this connection's (``ws_rate_per_s``) and its address's (all its connections)."""
+        if not self._bucket.take():
+            self.refused += 1
+            return False
+        if self.book is not None and not self.book.take("message", self.address):
+            self.refused += 1
+            return False
+        return True
+
+    def close(self, code: int = 1000) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._queue.put_nowait(code)
+
+    def drop(self, code: int = 1013) -> None:
+        """Stop at once: forget queued messages, abort the TCP connection, tell the room."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.closed = True
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._bytes = 0
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self._abort, code)
+        if self.on_drop is not None:
+            loop.call_soon(self.on_drop)
+
+    def _abort(self, code: int) -> None:
+        if not self._task.done():
+            self._task.cancel()
+        transport = _transport_of(self.websocket)
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                transport.abort()
+        else:  # not under uvicorn: ask politely (cannot block: the writer task is gone)
+            self._task = asyncio.create_task(self._close_only(code))
+
+    async def _close_only(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.websocket.close(code), self.limits.ws_send_timeout_s)
+
+    async def wait_closed(self, timeout: float = 5.0) -> None:
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+            await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        if not self._task.done():
+            self._task.cancel()
+
+    async def _writer(self) -> None:
+        websocket = self.websocket
+        queue = self._queue
+        timeout = self.limits.ws_send_timeout_s
+        try:
+            while True:
+                item = await queue.get()
+                if isinstance(item, int):
+                    try:
+                        await asyncio.wait_for(websocket.close(item), timeout)
+                    except TimeoutError:
+                        self.drop(item)
+                    except Exception:
+                        pass
+                    return
+                self._bytes -= len(item)
+                try:
+                    await asyncio.wait_for(websocket.send_text(item), timeout)
+                except TimeoutError:
+                    log.warning("dropping a connection from %s: a write took over %g s", self.address, timeout)
+                    self.drop()
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not isinstance(exc, (OSError, RuntimeError)) and type(exc).__name__ != "ClientDisconnected":
+                log.warning("a connection from %s failed to send: %r", self.address, exc)
+            self.closed = True
+
+
+class ResumeBudget:
+    """The bytes every stream of the server keeps for reconnecting clients, together (``resume_total_bytes``),
+    and what one room's streams may keep (``resume_room_bytes``): memory stays bounded however many messages
+    pass. A client whose missed messages were let go gets a snapshot instead."""
+
+    def __init__(self, total: int, per_room: int) -> None:
+        self.limit = total
+        self.per_room = per_room
+        self.used = 0
+
+
+class Stream:
+    """The numbered messages of one seat (or of all spectators), kept for clients that reconnect."""
+
+    def __init__(
+        self, keep_when_idle: bool = True, budget: ResumeBudget | None = None, room: list[int] | None = None
+    ) -> None:
+        self.id = secrets.token_hex(8)
+        self.seq = 0
+        self.keep_when_idle = keep_when_idle
+        self.buffer: deque[tuple[int, float, str]] = deque()
+        self.conns: set[Connection] = set()
+        self.budget = budget
+        #: the bytes this room's streams keep (one list shared by them: ``[bytes]``)
+        self.room = room if room is not None else [0]
+
+    def _drop_oldest(self) -> None:
+        size = len(self.buffer.popleft()[2])
+        self.room[0] -= size
+        if self.budget is not None:
+            self.budget.used -= size
+
+    def clear(self) -> None:
+        while self.buffer:
+            self._drop_oldest()
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.push_body(body(message))
+
+    def push_body(self, encoded: str) -> None:
+        """Push a message given as :func:`body` (encoded once, shared by every stream that sends it)."""
+        self.seq += 1
+        if not self.conns and not self.keep_when_idle:
+            self.clear()  # nobody listens: a spectator who comes later gets a snapshot
+            return
+        text = f'{{"seq":{self.seq},{encoded}'
+        now = time.monotonic()
+        buffer = self.buffer
+        buffer.append((self.seq, now, text))
+        size = len(text)
+        self.room[0] += size
+        budget = self.budget
+        if budget is not None:
+            budget.used += size
+        if len(buffer) > STREAM_KEEP:
+            self._drop_oldest()
+        limit = now - (STREAM_KEEP_S if self.conns else STREAM_KEEP_IDLE_S)
+        while buffer and buffer[0][1] < limit:
+            self._drop_oldest()
+        if budget is not None:
+            while len(buffer) > 1 and (self.room[0] > budget.per_room or budget.used > budget.limit):
+                self._drop_oldest()
+        for conn in tuple(self.conns):
+            conn.send(text)
+
+    def since(self, stream_id: str | None, last_seq: int) -> list[str] | None:
+        """The messages after ``last_seq``, or ``None`` if they are not all kept (the client needs a snapshot)."""
+        if stream_id != self.id or last_seq <= 0 or last_seq > self.seq:
+            return None
+        if last_seq == self.seq:
+            return []
+        if not self.buffer or self.buffer[0][0] > last_seq + 1:
+            return None
+        return [text for seq, _, text in self.buffer if seq > last_seq]
