@@ -16,6 +16,7 @@ from mindtable.trivia.judge import ACCEPT_CODES, REJECT_CODES
 
 CASES_FILE = Path(__file__).with_name("judge_cases.yaml")
 CASES_FILE_V2 = Path(__file__).with_name("judge_cases_v2.yaml")  # judge v2 (issue 10): numerals, eras, …
+CASES_FILE_V3 = Path(__file__).with_name("judge_cases_v3.yaml")  # judge v3: what players actually type, by class
 
 
 def _cases(path: Path, prefix: str = "") -> list[Any]:
@@ -30,9 +31,25 @@ def _cases(path: Path, prefix: str = "") -> list[Any]:
     return out
 
 
+def _class_cases(path: Path) -> dict[str, list[Any]]:
+    """The v3 table: ``{class: {language: rows}}``, each class's rows as test cases."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    out: dict[str, list[Any]] = {}
+    for name, languages in data.items():
+        for language, rows in languages.items():
+            for n, row in enumerate(rows):
+                accepted, answer, expected = str(row[0]), str(row[1]), row[2]
+                options = dict(row[3]) if len(row) > 3 else {}
+                case_id = f"v3-{name}-{language}-{n}-{answer}"
+                out.setdefault(name, []).append(pytest.param(language, accepted, answer, expected, options, id=case_id))
+    return out
+
+
 CASES_V1 = _cases(CASES_FILE)
 CASES_V2 = _cases(CASES_FILE_V2, "v2-")
-CASES = CASES_V1 + CASES_V2
+CASES_V3_BY_CLASS = _class_cases(CASES_FILE_V3)
+CASES_V3 = [case for cases in CASES_V3_BY_CLASS.values() for case in cases]
+CASES = CASES_V1 + CASES_V2 + CASES_V3
 
 
 def test_table_is_large_and_covers_every_language_with_near_misses() -> None:
@@ -55,6 +72,27 @@ def test_v2_table_covers_every_family_in_every_language() -> None:
     for language in ("en", "es", "et"):
         assert {"numeral_mismatch", "era_mismatch", "abbreviation", "spoken_number", "word_form"} <= codes[language]
         assert {"date_contains_year", "date"} <= codes[language]
+
+
+def test_v3_table_has_right_and_wrong_rows_for_every_class() -> None:
+    # every class of "what players actually type" has right forms and wrong near-misses, in each language it
+    # concerns (Estonian compounds and case forms are Estonian only)
+    assert set(CASES_V3_BY_CLASS) == {
+        "class_words",
+        "fuller_names",
+        "short_slips",
+        "keyboard_letters",
+        "units",
+        "counts_and_ordinals",
+        "estonian_forms",
+        "other_language_names",
+        "whole_names",
+    }
+    for name, cases in CASES_V3_BY_CLASS.items():
+        languages = {"et"} if name == "estonian_forms" else {"en", "es", "et"}
+        for language in languages:
+            verdicts = {c.values[3] for c in cases if c.values[0] == language}
+            assert verdicts == {True, False}, f"{name}/{language}: right and wrong rows wanted"
 
 
 @pytest.mark.parametrize(("language", "accepted", "answer", "expected", "options"), CASES)
@@ -81,8 +119,9 @@ def test_every_verdict_says_why() -> None:
     assert "within the tolerance" in judge_answer("8848", "8850", number_tolerance=5).reason
     assert "different answer" in judge_answer("Slovenia", "Slovakia", rejected=["Slovakia"]).reason
     assert "surname" in judge_answer("Albert Einstein", "Einstein", person=True).reason
-    reason = judge_answer("Pärnu", "Parnu", language="et").reason
+    reason = judge_answer("Pärnu", "Parnu", language="et", keyboard_letters=False).reason
     assert "õ, ä, ö, ü" in reason and "1 edit" in reason
+    assert "keyboard" in judge_answer("Pärnu", "Parnu", language="et").reason
     assert "off by 1" in judge_answer("1989", "1988").reason
     assert "never changes a number" in judge_answer("Apollo 11", "Apollo 12", typos="lenient").reason
 

@@ -4,7 +4,9 @@ The books leave exactness to the players, so every agreement is a house rule (se
 
 * ``typos`` — ``"strict"`` (no typo), ``"normal"`` (one edit per 7 letters, the default) or ``"lenient"``
   (one edit per 5 letters, at least one from 5 letters on). Transposed letters count as one edit.
-* ``surname_alone`` — for answers that are a person's name, the surname alone is enough (default ``True``).
+* ``surname_alone`` — for answers that are a person's name, the surname alone is enough (default ``True``);
+  off, the whole name is asked for whatever the capitals, and an accepted form that is only the surname is not
+  enough either.
 * ``number_tolerance`` / ``number_tolerance_pct`` — how far a number may be off (absolute / percent of the
   answer; default 0 = exact). A tolerance printed on the question always applies as well.
 * ``articles`` — drop leading articles (en: the/a/an; es: el/la/los/las/un/una/unos/unas/lo) (default ``True``).
@@ -18,6 +20,15 @@ The books leave exactness to the players, so every agreement is a house rule (se
   ``"wrong"`` (the default: a guess spread over extra names is no answer, as a quizmaster rules it) or
   ``"ignore"`` (only the items still missing count, as in Caída Libre's Quote 5: "you lose 10 IQ points for each
   element you are missing").
+* ``keyboard_letters`` — n for ñ and a, o, u for ä, õ, ö, ü (s, z for š, ž) are the letters a keyboard lacks,
+  not errors (default ``True``; off, or with ``accents="strict"`` or ``typos="strict"``, the book's reading).
+* ``class_words`` — a word for what the answer is around it ("the island of Crete", "Mount Etna volcano",
+  "Saaremaa saar", "tammepuu") changes nothing (default ``True``).
+
+What players actually type is also read when the printed forms refuse an answer: a fuller name than the card's
+("Pablo Ruiz y Picasso"), one slip a player makes in a short answer ("Olso", "Mozzart", "Kenia"), Estonian case
+endings on every word ("Tartu Ülikoolis"), units and counts ("90 min", "three times") and well-known names in
+another language ("Odysseus" for Ulysses).
 
 Some things are never a house rule: a typo never changes a number, a Roman numeral, a single letter, an era or
 a sign (``Elizabeth I`` is not ``Elizabeth II``, ``Vitamin C`` is not ``Vitamin A``, ``C`` is not ``C++``,
@@ -33,7 +44,9 @@ True
 (True, 'typo', 1, 'typo')
 >>> judge_answer("PARIS", "Pariss", typos="strict").correct
 False
->>> judge_answer("Pärnu", "Parnu", language="et").reason
+>>> judge_answer("Pärnu", "Parnu", language="et").code
+'keyboard_letters'
+>>> judge_answer("Pärnu", "Parnu", language="et", keyboard_letters=False).reason
 '"Parnu" is 1 edit from "Pärnu" (õ, ä, ö, ü are letters of their own); the tolerance for 5 letters is 0'
 >>> judge_answer("Elizabeth II", "Elizabeth I").code
 'numeral_mismatch'

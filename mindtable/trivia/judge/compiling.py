@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
+
+from rapidfuzz.distance import OSA
 
 from mindtable.trivia.judge.verdict import DEFAULT_RULES, HouseRules
 from mindtable.trivia.judge.words import (
@@ -21,9 +23,21 @@ from mindtable.trivia.judge.words import (
     _TITLES,
     _UNIT_ALIASES,
     CONTRAST_WORDS,
+    EQUIVALENT_NAMES,
+    KEYBOARD_LETTERS,
+    NAME_WORDS,
 )
 from mindtable.trivia.model import Question
-from mindtable.trivia.text import ARTICLES, SYMBOLS, Normal, _normalise, parse_number, strip_brackets
+from mindtable.trivia.text import (
+    ARTICLES,
+    DISTINCT_LETTERS,
+    ORDINAL_WORDS,
+    SYMBOLS,
+    Normal,
+    _normalise,
+    parse_number,
+    strip_brackets,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +50,7 @@ class _Alt:
     contrast: frozenset[str]  # direction words (north, south …): a typo never changes them either
     applied: frozenset[str]  # normalisation steps that changed the text
     words: int  # how many words
+    tokens: tuple[str, ...] = ()  # the normalised words
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +60,7 @@ class _Number:
     tolerance_pct: float
     unit_tokens: frozenset[str]
     era: str = ""  # "bc" or "" (the default era)
+    counted: bool = False  # printed without a unit: a count word may follow ("three times")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +85,9 @@ class _Compiled:
     max_length: int  # the longest alternative (no spaces)
     date: _Date | None = None
     typo_alts: tuple[tuple[_Alt, int, int, int], ...] = ()  # correct alternatives, length, budget, reach
+    names: tuple[tuple[tuple[str, ...], int], ...] = ()  # a person's printed name (its words) and its target
+    folded: _Compiled | None = None  # the same, with the letters a keyboard may lack folded (keyboard_letters)
+    surname_forms: frozenset[str] = frozenset()  # surname_alone off: a person's surname, never enough alone
 
 
 _BRACKET_TEXT = re.compile(r"^[^\(\[]*|[\)\]][^\(\[]*")
@@ -76,6 +95,7 @@ _ALT_SPLIT = re.compile(r"\s+/\s+|\s*[;|\n]\s*")
 _DIGITS = re.compile(r"\d+")
 _NOT_LETTERS = re.compile(r"[\W\d_]+")
 _INITIALS = re.compile(r"^(?:[^\W\d_]\.\s*)+")
+_INITIAL = re.compile(r"^[^\W\d_]\.$")  # "M." in Charles M. SCHULZ: an initial, not the numeral 1000
 _VOWELS = frozenset("aeiouyáéíóúüõäöàèìòùâêîôû")
 
 
@@ -224,6 +244,12 @@ def _number_spec(text: str, language: str, rules: HouseRules) -> tuple[float, st
         tokens.remove("bc")
     if not tokens or len(tokens) > 3:
         return None
+    if len(tokens) > 1:
+        words = strip_brackets(text).split()
+        while len(words) > 1 and words[0].casefold() in ARTICLES.get(language, ()):
+            words = words[1:]
+        if words and words[0].casefold().strip(".,") in ORDINAL_WORDS.get(language, {}):
+            return None  # an ordinal word in a name is no number: "the first Moon landing" is not 1
     value = parse_number(tokens[0])
     if value is None:
         return None
@@ -239,6 +265,11 @@ class _Builder:
         self.correct: set[int] = set()
         self.optional_words: set[str] = set()
         self.explanation_words: set[str] = set()
+        self.names: list[tuple[tuple[str, ...], int]] = []
+        #: with ``surname_alone`` off: each person target's surname words (an accepted form made of them alone
+        #: is the surname alone: "Kross", "Tolstoy" for Lev TOLSTOI)
+        self.surname_words: dict[int, set[str]] = {}
+        self.name_question = False  # the question asks for the name itself: no other language's name
 
     def target(self, label: str, correct: bool) -> int:
         self.labels.append(label)
@@ -260,8 +291,48 @@ class _Builder:
                     _contrast(normal.tokens, self.language),
                     normal.applied,
                     len(normal.tokens),
+                    normal.tokens,
                 )
             )
+
+    def _whole_name(self, core: str, person: bool) -> bool:
+        """With ``surname_alone`` off, a person's name of several words is asked for whole (not a regnal name:
+        "Gustav II Adolf" keeps its own forms)."""
+        if not person or self.rules.surname_alone:
+            return False
+        words = core.split()
+        return len(words) > 1 and not any(_ROMAN_WORD.match(w) and not _INITIAL.match(w) for w in words)
+
+    def _is_surname_alone(self, core: str, target: int) -> bool:
+        """An accepted form that is only (a spelling of) the surname of the person's printed name."""
+        surnames = self.surname_words.get(target)
+        if not surnames:
+            return False
+        tokens = _norm(core, self.language, self.rules).tokens
+        if not tokens or len(tokens) > 3:
+            return False
+        if any(_spelt_alike("".join(tokens), s) for s in surnames):
+            return True  # "del Cano" for ELCANO, "Berners Lee" for BERNERS-LEE
+        return all(t in _SURNAME_PARTICLES or any(_spelt_alike(t, s) for s in surnames) for t in tokens)
+
+    def _note_surname(self, raw: str, core: str, capitals: str | None, target: int) -> None:
+        """The surname words of a person's printed name: the capitals, else the last word with its particles;
+        their parts joined by hyphens; the capitalised words of a bracketed explanation (a real name)."""
+        words, _ = _name_words(core)
+        start = len(words) - 1
+        while start > 1 and words[start - 1].lower() in _SURNAME_PARTICLES:
+            start -= 1
+        parts = [" ".join(words[start:])]  # the last word with its particles ("LEONARDO da Vinci": "da Vinci")
+        if capitals:
+            parts.append(capitals)
+        texts = [*parts, *(part.replace("-", " ") for part in parts)]
+        texts += [w for w in _BRACKET_TEXT.sub(" ", raw).replace("-", " ").split() if w[:1].isupper()]
+        found = self.surname_words.setdefault(target, set())
+        for text in texts:
+            normal = _norm(text, self.language, self.rules)
+            found.update(t for t in normal.tokens if len(t) > 2)
+            if len(normal.compact) > 2:
+                found.add(normal.compact)
 
     def add_printed(
         self, printed: str, target: int, *, person: bool, first_kind: str = "answer", split: bool = True
@@ -274,15 +345,26 @@ class _Builder:
             core = strip_brackets(raw)
             kind = first_kind if n == 0 else "accepted"
             capitals = _capitals_part(core)
+            whole = self._whole_name(core, person)
+            if person and not self.rules.surname_alone:
+                if target in self.surname_words:
+                    if self._is_surname_alone(core, target):
+                        continue  # the surname alone, printed as an accepted form: not enough under this house rule
+                elif whole:
+                    self._note_surname(raw, core, capitals, target)
+            if person and len(core.split()) > 1:
+                self.names.append((_norm(core, self.language, self.rules).tokens, target))
             initials_match = _INITIALS.match(core)
             if initials_match and not capitals and initials_match.end() < len(core):
                 # printed initials are first names: "J. R. R. TOLKIEN" accepts "Tolkien"
                 rest = core[initials_match.end() :]
-                self.add(rest, "surname", target)
+                if not whole:
+                    self.add(rest, "surname", target)
                 letters = [c.lower() for c in initials_match.group(0) if c.isalpha()]
-                self.optional_words.update(letters)
-                self.optional_words.add("".join(letters))
-            if capitals:
+                if not whole:
+                    self.optional_words.update(letters)
+                    self.optional_words.add("".join(letters))
+            if capitals and not whole:
                 self.add(capitals, kind, target)
                 self.add(core, "full", target)
             else:
@@ -299,7 +381,9 @@ class _Builder:
             if core != raw:
                 self.add(" ".join(re.sub(r"[\(\)\[\]]", " ", raw).split()), "explanation", target)
                 self.explanation_words.update(_norm(_BRACKET_TEXT.sub(" ", raw), self.language, self.rules).tokens)
-            if capitals or person:
+            if whole:
+                self._add_whole_name(core, capitals, kind, target)
+            elif capitals or person:
                 # words outside the capitals (or a person's first names) may be given or left out, also as initials
                 required = set(_norm(capitals, self.language, self.rules).tokens) if capitals else set()
                 words, suffixes = _name_words(core) if person and not capitals else (core.split(), [])
@@ -323,16 +407,100 @@ class _Builder:
                 for surname in _surnames(core, self.language):
                     self.add(surname, "surname", target)
 
+    def _add_whole_name(self, core: str, capitals: str | None, kind: str, target: int) -> None:
+        """``surname_alone`` off: the first name and the surname are asked for; middle names (and a suffix) may
+        be left out or given as initials ("Anton Tammsaare", "A. H. Tammsaare" for Anton Hansen TAMMSAARE),
+        never the surname alone."""
+        words, suffixes = _name_words(core)
+        tokens = _norm(" ".join(words), self.language, self.rules).tokens
+        if len(tokens) < 2:
+            return
+        if capitals:
+            marked = set(_norm(capitals, self.language, self.rules).tokens)
+            tail = len(tokens)
+            while tail > 1 and tokens[tail - 1] in marked:
+                tail -= 1
+            while tail > 1 and tokens[tail - 1] in _SURNAME_PARTICLES:
+                tail -= 1  # "Antoine de SAINT-EXUPÉRY": the particle goes with the surname
+            surname = tokens[tail:] if tail < len(tokens) else tokens[-1:]
+        else:
+            tail = len(tokens) - 1
+            while tail > 1 and tokens[tail - 1] in _SURNAME_PARTICLES:
+                tail -= 1
+            surname = tokens[tail:]
+        given = tokens[: len(tokens) - len(surname)]
+        if not given:
+            return
+        middle = given[1:]
+        self.optional_words.update(middle)
+        self.optional_words.update(t[0] for t in middle if t[0].isalpha())
+        if suffixes:
+            self.optional_words.update(_norm(" ".join(suffixes), self.language, self.rules).tokens)
+        alone = "".join(surname)
+        forms = []
+        if middle:
+            forms.append(" ".join([given[0], *surname]))
+        initials = [t[0] for t in given if t[:1].isalpha()]
+        if len(initials) > 1:
+            forms.append(" ".join([". ".join(initials) + ".", *surname]))
+        for form in forms:
+            if _norm(form, self.language, self.rules).compact != alone:  # never the surname alone ("L. A." is "la")
+                self.add(form, "full", target)
+
     def build(self, number: _Number | None = None, date: _Date | None = None) -> _Compiled:
+        if not self.name_question:
+            self._add_other_language_names()
+        compiled = self._build(number, date, self.alts, self.names)
+        if (
+            self.rules.keyboard_letters
+            and self.rules.accents == "language"
+            and self.rules.typos != "strict"
+            and DISTINCT_LETTERS.get(self.language)
+            and any(not DISTINCT_LETTERS[self.language].isdisjoint(a.compact) for a in self.alts)
+        ):
+            folded = [
+                replace(a, compact=a.compact.translate(KEYBOARD_LETTERS), tokens=_fold_tokens(a.tokens))
+                for a in self.alts
+            ]
+            names = [(_fold_tokens(tokens), target) for tokens, target in self.names]
+            compiled = replace(compiled, folded=self._build(number, date, folded, names, fold=True))
+        return compiled
+
+    def _add_other_language_names(self) -> None:
+        index = _equivalents(self.language, self.rules)
+        if not index:
+            return
+        known = {a.compact for a in self.alts}
+        for alt in list(self.alts):
+            if alt.target not in self.correct or alt.kind not in ("answer", "full", "accepted", "option"):
+                continue
+            for i, token in enumerate(alt.tokens):
+                for other, shown in index.get(token, ()):
+                    compact = "".join((*alt.tokens[:i], other, *alt.tokens[i + 1 :]))
+                    if compact in known:
+                        continue
+                    known.add(compact)
+                    label = shown if len(alt.tokens) == 1 else f"{alt.label} ({shown})"
+                    tokens = (*alt.tokens[:i], other, *alt.tokens[i + 1 :])
+                    self.alts.append(replace(alt, compact=compact, label=label, kind="other_language", tokens=tokens))
+
+    def _build(
+        self,
+        number: _Number | None,
+        date: _Date | None,
+        alts: list[_Alt],
+        names: list[tuple[tuple[str, ...], int]],
+        fold: bool = False,
+    ) -> _Compiled:
         exact: dict[str, _Alt] = {}
-        for alt in self.alts:
+        for alt in alts:
             previous = exact.get(alt.compact)
             # a text that names a correct target and a wrong one is ambiguous: keep the wrong one (never accept)
             if previous is None or (previous.target in self.correct and alt.target not in self.correct):
                 exact[alt.compact] = alt
         link = _LINK_WORDS.get(self.language, frozenset())
         return _Compiled(
-            tuple(self.alts),
+            tuple(alts),
             exact,
             frozenset(self.correct),
             tuple(self.labels),
@@ -341,14 +509,66 @@ class _Builder:
             self.rules,
             frozenset(self.optional_words) | link if self.optional_words else frozenset(),
             frozenset(self.explanation_words) | link if self.explanation_words else frozenset(),
-            max((len(a.compact) for a in self.alts), default=0),
+            max((len(a.compact) for a in alts), default=0),
             date,
             tuple(
                 (a, len(a.compact), self.rules.budget(len(a.compact)), max(self.rules.budget(len(a.compact)), 3))
-                for a in self.alts
+                for a in alts
                 if a.target in self.correct
             ),
+            tuple(names),
+            surname_forms=frozenset(
+                form.translate(KEYBOARD_LETTERS) if fold else form
+                for forms in self.surname_words.values()
+                for form in forms
+            ),
         )
+
+
+def _fold_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(t.translate(KEYBOARD_LETTERS) for t in tokens)
+
+
+@lru_cache(maxsize=32)
+def _equivalents(language: str, rules: HouseRules) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each normalised name of :data:`EQUIVALENT_NAMES` → the other names of its group (normalised, as printed)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for group in EQUIVALENT_NAMES:
+        forms = [(_norm(name, language, rules).compact, name) for name in group]
+        for compact, _ in forms:
+            out.setdefault(compact, []).extend((c, shown) for c, shown in forms if c != compact)
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+def _spelt_alike(a: str, b: str) -> bool:
+    """Two spellings of one name: equal, a letter or two apart for their length, or the same first five letters
+    (Tolstoy/TOLSTOI, Gorbachev/GORBATŠOV, Mendeleev/MENDELEJEV)."""
+    if a == b:
+        return True
+    a, b = a.translate(KEYBOARD_LETTERS), b.translate(KEYBOARD_LETTERS)
+    if len(a) >= 5 and a[:5] == b[:5] and abs(len(a) - len(b)) <= 2:
+        return True
+    limit = max(1, min(len(a), len(b)) // 4)
+    return bool(OSA.distance(sound_key(a), sound_key(b), score_cutoff=limit) <= limit)
+
+
+def sound_key(text: str, language: str = "en", doubles: bool = True) -> str:
+    """A spelling with sound-alike letters made one: ph → f, ck → k, c → k, x → ks, y → i, a doubled letter
+    inside the word written once (not in Spanish rr and ll, which are letters of their own; not with
+    ``doubles=False``), and a silent final e of a word of five letters or more dropped."""
+    if language == "es":
+        text = text.replace("rr", "R").replace("ll", "L")
+    text = text.replace("ph", "f").replace("ck", "k").replace("c", "k").replace("x", "ks").replace("y", "i")
+    if doubles and len(text) > 2:
+        out = [text[0]]
+        for i in range(1, len(text) - 1):
+            if text[i] != text[i - 1]:
+                out.append(text[i])
+        out.append(text[-1])
+        text = "".join(out)
+    if len(text) >= 5 and text.endswith("e"):
+        text = text[:-1]
+    return text
 
 
 def _date_spec(text: str, prompt: str = "") -> _Date | None:
@@ -375,7 +595,7 @@ def _compile_text(
     if accepted:
         spec = _number_spec(accepted[0], language, rules)
         if spec is not None:
-            number = _Number(spec[0], 0.0, 0.0, _unit_tokens(spec[1], language, rules), spec[2])
+            number = _Number(spec[0], 0.0, 0.0, _unit_tokens(spec[1], language, rules), spec[2], counted=not spec[1])
         date = _date_spec(accepted[0])
     return builder.build(number, date)
 
@@ -409,6 +629,7 @@ def _compile_question(key: tuple[Any, ...], language: str, rules: HouseRules) ->
         key
     )
     builder = _Builder(language, rules)
+    builder.name_question = bool(prompt) and not NAME_WORDS.isdisjoint(re.findall(r"\w+", prompt.casefold()))
     number = None
     date = None
     if kind == "list":
@@ -435,12 +656,21 @@ def _compile_question(key: tuple[Any, ...], language: str, rules: HouseRules) ->
         prompt_words = frozenset(_norm(prompt, language, rules).tokens) if prompt else frozenset()
         if kind == "number" and value is not None:
             units = _unit_tokens(unit, language, rules) | prompt_words
-            number = _Number(float(value), float(tolerance or 0.0), float(tolerance_pct or 0.0), units)
+            number = _Number(
+                float(value), float(tolerance or 0.0), float(tolerance_pct or 0.0), units, counted=not unit
+            )
         elif answer:
             spec = _number_spec(answer, language, rules)
             if spec is not None:
                 units = _unit_tokens(spec[1], language, rules) | prompt_words
-                number = _Number(spec[0], float(tolerance or 0.0), float(tolerance_pct or 0.0), units, spec[2])
+                number = _Number(
+                    spec[0],
+                    float(tolerance or 0.0),
+                    float(tolerance_pct or 0.0),
+                    units,
+                    spec[2],
+                    counted=not spec[1],
+                )
             date = _date_spec(answer, prompt)
     for text in rejected:
         builder.add(strip_brackets(text), "rejected", builder.target(strip_brackets(text), False))

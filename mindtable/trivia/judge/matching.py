@@ -3,14 +3,35 @@ typos (optimal-string-alignment distance within the budget; identities and direc
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from rapidfuzz.distance import OSA
 
-from mindtable.trivia.judge.compiling import _Alt, _Compiled, _contrast, _identity, _is_number_token, _norm
+from mindtable.trivia.judge.compiling import (
+    _Alt,
+    _Compiled,
+    _contrast,
+    _identity,
+    _is_number_token,
+    _norm,
+    _spelt_alike,
+)
 from mindtable.trivia.judge.numbers import _match_date, _match_number
-from mindtable.trivia.judge.verdict import Verdict, _verdict
-from mindtable.trivia.judge.words import _ADDED_TITLES, _ET_ENDINGS, _IDENTITY_WORDS
+from mindtable.trivia.judge.verdict import DEFAULT_RULES, Verdict, _verdict
+from mindtable.trivia.judge.words import (
+    _ADDED_TITLES,
+    _ET_ENDINGS,
+    _FILLERS,
+    _IDENTITY_WORDS,
+    _NAME_SUFFIXES,
+    CLASS_WORDS,
+    CONTRAST_WORDS,
+    KEYBOARD_LETTERS,
+    KNOWN_NAMES,
+)
 from mindtable.trivia.text import DISTINCT_LETTERS, SYMBOLS, Normal
 
 
@@ -23,6 +44,8 @@ def _describe_alt(alt: _Alt, compiled: _Compiled) -> str:
         return f'"{alt.label}" (with its explanation)'
     if alt.kind == "accepted":
         return f'the accepted alternative "{alt.label}"'
+    if alt.kind == "other_language":
+        return f'"{alt.label}", the name in another language'
     return f'"{alt.label}"'
 
 
@@ -31,6 +54,7 @@ _KIND_CODES = {
     "full": "full_answer",
     "explanation": "explanation",
     "accepted": "alternative",
+    "other_language": "other_language",
 }
 _STEP_CODES = (("abbreviation", "abbreviation"), ("number_words", "spoken_number"), ("numeral", "numeral"))
 _STEP_WORDS = {
@@ -65,7 +89,40 @@ def _distinct_letter_note(given: str, alt: _Alt, compiled: _Compiled) -> str:
     return ""
 
 
-def _match(compiled: _Compiled, given: Normal, given_text: str) -> Verdict:
+def _match(compiled: _Compiled, given: Normal, given_text: str, depth: int = 0) -> Verdict:
+    """The verdict on ``given``: the printed forms first, then (when they refuse it) what players actually
+    type — the letters a keyboard lacks, a class word around the answer, a fuller name, Estonian case endings
+    on every word, a sound-alike slip (see :func:`_second_look`)."""
+    if compiled.surname_forms and given.compact:
+        refused = _surname_not_enough(compiled, given, given_text)
+        if refused is not None:
+            return refused
+    verdict = _match_plain(compiled, given, given_text)
+    if verdict.correct or verdict.code not in _SECOND_LOOK:
+        return verdict
+    return _second_look(compiled, given, given_text, verdict, depth)
+
+
+def _surname_not_enough(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:
+    """House rule ``surname_alone`` off: a person's surname alone (in any spelling) is not the answer."""
+    g = given.compact
+    alt = compiled.exact.get(g)
+    if alt is not None and alt.target in compiled.correct_targets:
+        return None
+    for form in compiled.surname_forms:
+        if _spelt_alike(g, form):
+            label = compiled.target_labels[min(compiled.correct_targets)] if compiled.correct_targets else ""
+            return _verdict(
+                False,
+                f'"{given_text.strip()}" is only the surname of "{label}"; the whole name is asked for',
+                "wrong",
+                "surname_not_enough",
+                params={"answer": label},
+            )
+    return None
+
+
+def _match_plain(compiled: _Compiled, given: Normal, given_text: str) -> Verdict:
     g = given.compact
     if not g:
         return _verdict(False, "no answer was given", "empty", "empty")
@@ -351,3 +408,356 @@ def _match_typo(compiled: _Compiled, given: Normal, g: str, given_text: str) -> 
         edits=best_d,
         params={"matched": best.label, "edits": best_d, "letters": len(best.compact), "tolerance": budget},
     )
+
+
+# --- what players actually type ------------------------------------------------------------------------------
+
+#: the refusals a second look may still turn (nothing that a number, a letter, a sign or a known answer decided)
+_SECOND_LOOK = frozenset(["no_match", "too_many_edits"])
+#: codes of matches that need no more words than "typed without the letters a keyboard may lack"
+_PLAIN_CODES = frozenset(["exact", "normalised", "capitals_part", "full_answer", "alternative"])
+
+
+def _second_look(compiled: _Compiled, given: Normal, given_text: str, verdict: Verdict, depth: int) -> Verdict:
+    rules = compiled.rules
+    if compiled.folded is not None:
+        folded_given = _fold_normal(given)
+        folded = _match(compiled.folded, folded_given, given_text, depth)
+        if folded.correct or folded.code == "rejected_answer":
+            return _keyboard_verdict(folded, given_text, compiled.language)
+    found: Verdict | None = None
+    if rules.class_words and depth == 0:
+        found = _match_class_words(compiled, given, given_text)
+        if found is not None:
+            return found
+    if compiled.names and len(given.tokens) > 1:
+        found = _match_fuller_name(compiled, given, given_text)
+        if found is not None:
+            return found
+    if rules.word_forms and compiled.language == "et" and len(given.tokens) > 1:
+        found = _match_word_forms_et(compiled, given, given_text)
+        if found is not None:
+            return found
+    if rules.typos != "strict":
+        found = _match_sound_alike(compiled, given, given_text)
+        if found is not None:
+            return found
+    return verdict
+
+
+def _fold_normal(given: Normal) -> Normal:
+    tokens = tuple(t.translate(KEYBOARD_LETTERS) for t in given.tokens)
+    return Normal(tokens, " ".join(tokens), "".join(tokens), given.applied)
+
+
+def _keyboard_verdict(found: Verdict, given_text: str, language: str) -> Verdict:
+    letters = "ñ" if language == "es" else "õ, ä, ö, ü"
+    shown = given_text.strip()
+    if found.correct and found.code in _PLAIN_CODES:
+        reason = f'"{shown}" is "{found.matched}" typed without {letters} (a keyboard may lack them)'
+        return replace(found, reason=reason, code="keyboard_letters", method="normalised")
+    return replace(found, reason=f"{found.reason} (read without {letters}, which a keyboard may lack)")
+
+
+@lru_cache(maxsize=16)
+def _class_word_sets(language: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """The class words of a language as the judge reads them (accents folded as in answers, and also without
+    the letters a keyboard lacks): before, before with a linking word, after, the linking words."""
+    words = CLASS_WORDS.get(language)
+    if not words:
+        return frozenset(), frozenset(), frozenset(), frozenset()
+
+    def read(names: frozenset[str]) -> frozenset[str]:
+        out = {_norm(name, language, DEFAULT_RULES).compact for name in names}
+        return frozenset(out | {w.translate(KEYBOARD_LETTERS) for w in out})
+
+    return read(words["before"]), read(words["before_of"]), read(words["after"]), words["of"]
+
+
+def _class_word_at_end(token: str, after: frozenset[str], language: str) -> str | None:
+    """The class word ``token`` is (in Estonian also with a case ending: "järvel"), else ``None``."""
+    if token in after:
+        return token
+    if language == "et":
+        for size in range(1, 5):
+            if token[:-size] in after and token[-size:] in _ET_ENDINGS:
+                return token[:-size]
+    return None
+
+
+def _match_class_words(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:
+    """The answer with a word for what it is around it: "the island of Crete", "Mount Etna volcano", "el
+    desierto del Sahara", "Saaremaa saar", "Peipsi järvel", glued in Estonian: "tammepuu", "Peipsijärv"."""
+    language = compiled.language
+    before, before_of, after, link = _class_word_sets(language)
+    tokens = list(given.tokens)
+    front: list[str] = []
+    if len(tokens) > 2 and tokens[0] in before_of and tokens[1] in link:
+        front = tokens[:2]
+    elif len(tokens) > 1 and tokens[0] in before:
+        front = tokens[:2] if len(tokens) > 2 and tokens[1] in link else tokens[:1]
+    back: list[str] = []
+    if len(tokens) - len(front) > 1 and _class_word_at_end(tokens[-1], after, language):
+        back = tokens[-1:]
+    rest = tokens[len(front) : len(tokens) - len(back)]
+    tries: list[tuple[list[str], list[str]]] = []
+    if (front or back) and rest:
+        tries.append((rest, [t for t in (*front, *back) if t not in link]))
+    elif language == "et" and len(tokens) == 1 and _glued_end(after).search(tokens[0]):
+        tries.extend(_glued_class_word(tokens[0], after))
+    if not tries:
+        return None
+    for partial in (tokens[len(front) :], tokens[: len(tokens) - len(back)]):
+        known = compiled.exact.get("".join(partial))  # a known wrong answer with a class word ("Etna volcano")
+        if known is not None and known.target not in compiled.correct_targets and partial != tokens:
+            return _verdict(
+                False,
+                f'"{given_text.strip()}" is "{known.label}", a different answer',
+                "rejected",
+                "rejected_answer",
+                matched=known.label,
+                params={"answer": known.label},
+            )
+    for rest, words in tries:
+        inner = _match(compiled, Normal(tuple(rest), " ".join(rest), "".join(rest), given.applied), given_text, 1)
+        if not inner.correct and language == "et" and len(rest) == 1:
+            inner = _stem_of(compiled, rest[0]) or inner
+        if inner.correct:
+            said = " ".join(words)
+            return _verdict(
+                True,
+                f'"{given_text.strip()}" is "{inner.matched}" with a word for what it is ("{said}"): {inner.reason}',
+                inner.method,
+                "class_word",
+                matched=inner.matched,
+                alternative=inner.alternative,
+                edits=inner.edits,
+                params={"matched": inner.matched or "", "words": said},
+            )
+        if inner.code == "rejected_answer":
+            return inner
+    return None
+
+
+@lru_cache(maxsize=4)
+def _glued_end(after: frozenset[str]) -> re.Pattern[str]:
+    """A word that ends in a class word, maybe with a case ending: only those are looked at as compounds."""
+    words = "|".join(sorted((re.escape(w) for w in after if len(w) >= 3), key=len, reverse=True))
+    endings = "|".join(sorted(_ET_ENDINGS, key=len, reverse=True))
+    return re.compile(f"...(?:{words})(?:{endings})?$")
+
+
+def _glued_class_word(token: str, after: frozenset[str]) -> list[tuple[list[str], list[str]]]:
+    """Estonian compounds: a class word glued on ("tammepuu", "kasepuu", "Peipsijärv"), maybe with a case ending."""
+    out = []
+    for word in after:
+        if len(word) < 3:
+            continue
+        at = token.rfind(word)
+        if at < 3:
+            continue
+        ending = token[at + len(word) :]
+        if ending and ending not in _ET_ENDINGS:
+            continue
+        stem = token[:at]
+        out.append(([stem], [word]))
+        if stem[-1] in "aeiu":
+            out.append(([stem[:-1]], [word]))  # the genitive vowel: tamme-puu
+    return out
+
+
+def _stem_of(compiled: _Compiled, stem: str) -> Verdict | None:
+    """An Estonian genitive stem with its last consonant changed (kase- for kask, kuuse- for kuusk)."""
+    if len(stem) < 4 or stem[-1] not in "aeiu":
+        return None
+    for alt in compiled.alts:
+        if (
+            alt.target in compiled.correct_targets
+            and alt.words == 1
+            and len(alt.compact) == len(stem)
+            and alt.compact.isalpha()
+            and alt.compact[:-1] == stem[:-1]
+        ):
+            return _verdict(
+                True,
+                f'"{stem}" is the stem of "{alt.label}"',
+                "normalised",
+                "word_form",
+                matched=alt.label,
+                alternative=alt.kind,
+                params={"matched": alt.label, "ending": stem[-1]},
+            )
+    return None
+
+
+def _name_word_matches(given: str, printed: str) -> bool:
+    return given == printed or (len(printed) == 1 and len(given) > 1 and given[0] == printed)
+
+
+def _match_fuller_name(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:
+    """A person's name given fuller than printed: a second given name, a second surname or a particle the card
+    leaves out ("Pablo Ruiz y Picasso" for Pablo PICASSO, "John Fitzgerald Kennedy" for John F. KENNEDY). The
+    first printed name must come first and every printed name follow in order; Spanish second surnames may
+    follow the last; never a generational suffix (a Jr. is another person)."""
+    tokens = given.tokens
+    contrast = CONTRAST_WORDS.get(compiled.language, frozenset())
+    for printed, target in compiled.names:
+        if target not in compiled.correct_targets or len(tokens) < len(printed) or len(printed) < 2:
+            continue
+        if not _name_word_matches(tokens[0], printed[0]):
+            continue
+        extras: list[str] = []
+        expanded = 0
+        j = 1
+        i = 1
+        while i < len(tokens) and j < len(printed):
+            if _name_word_matches(tokens[i], printed[j]):
+                expanded += tokens[i] != printed[j]
+                j += 1
+            else:
+                extras.append(tokens[i])
+            i += 1
+        if j < len(printed):
+            continue
+        after = list(tokens[i:])
+        if after and (compiled.language != "es" or len(after) > 3 or len(after[-1]) < 4 or after[-1] in _FILLERS):
+            continue  # only a Spanish second surname follows the printed one ("Cervantes Saavedra")
+        extras += after
+        if not (extras or expanded) or len(extras) > 6:
+            continue
+        if any(not t.isalpha() or t in _NAME_SUFFIXES or t in contrast for t in extras):
+            continue
+        label = compiled.target_labels[target]
+        more = " ".join(extras) or "the names in full"
+        return _verdict(
+            True,
+            f'"{given_text.strip()}" is "{label}" with more of the name ({more})',
+            "normalised",
+            "fuller_name",
+            matched=label,
+            alternative="answer",
+            params={"matched": label, "words": more},
+        )
+    return None
+
+
+def _match_word_forms_et(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:
+    """Estonian case endings on the words of a multi-word answer ("Tartu Ülikoolis", "Vanas Tallinnas")."""
+    tokens = given.tokens
+    for alt in compiled.alts:
+        if alt.target not in compiled.correct_targets or len(alt.tokens) != len(tokens) or alt.identity:
+            continue
+        endings = []
+        for g, a in zip(tokens, alt.tokens, strict=True):
+            if g == a:
+                continue
+            if len(a) >= 3 and g.startswith(a) and g[len(a) :] in _ET_ENDINGS:
+                endings.append(g[len(a) :])
+                continue
+            break
+        else:
+            if not endings:
+                continue
+            g = given.compact
+            for other in compiled.alts:  # a known wrong answer that is as close still wins
+                if other.target not in compiled.correct_targets and OSA.distance(g, other.compact, score_cutoff=1) <= 1:
+                    return None
+            ending = ", ".join(f"-{e}" for e in endings)
+            return _verdict(
+                True,
+                f'"{given_text.strip()}" is "{alt.label}" with case endings ({ending}); word forms count as the same '
+                "answer",
+                "normalised",
+                "word_form",
+                matched=alt.label,
+                alternative=alt.kind,
+                params={"matched": alt.label, "ending": ending},
+            )
+    return None
+
+
+def _one_swap(a: str, b: str) -> bool:
+    """``a`` is ``b`` with two neighbouring letters swapped."""
+    if len(a) != len(b) or a == b:
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+def _match_sound_alike(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:
+    """One slip a player makes without knowing it: a doubled or swapped letter, k/c, y/i, ph/f, x/ks, a silent
+    final e ("Olso", "Mozzart", "Kenia", "Shakspear"), for answers of four letters or more; never when the slip
+    makes another known answer (a rejected one, a wrong option, :data:`KNOWN_NAMES`)."""
+    g = given.compact
+    if len(g) < 4 or not g.isalpha() or g in KNOWN_NAMES:
+        return None
+    language = compiled.language
+    size = len(g)
+    found: _Alt | None = None
+    g_identity: tuple[str, ...] | None = None
+    for alt, length, _budget, _reach in compiled.typo_alts:
+        # one slip changes the length by one letter at most ("ph" for "f", "ks" for "x", a doubled letter)
+        if length < 4 or abs(length - size) > 1:
+            continue
+        if not _slip_of(g, alt.compact, language, language != "et" or alt.label[:1].isupper()):
+            continue
+        if g_identity is None:
+            g_identity = _identity(given.tokens, language)
+        if alt.identity != g_identity:
+            continue
+        g_contrast = _contrast(given.tokens, language)
+        if g_contrast and not g_contrast <= alt.contrast:
+            continue
+        if found is not None and found.target != alt.target:
+            return None  # as close to two different answers
+        found = found or alt
+    if found is None:
+        return None
+    for other in compiled.alts:
+        if other.target in compiled.correct_targets:
+            continue
+        if _slip_of(g, other.compact, language, True) or OSA.distance(g, other.compact, score_cutoff=1) <= 1:
+            return None  # the slip could as well be of a known wrong answer
+    return _verdict(
+        True,
+        f'"{given_text.strip()}" is {_describe_alt(found, compiled)} with one slip a player makes (a doubled or '
+        "swapped letter, or a letter that sounds the same)",
+        "typo",
+        "sound_alike",
+        matched=found.label,
+        alternative=found.kind,
+        edits=1,
+        params={"matched": found.label},
+    )
+
+
+def _slip_of(given: str, printed: str, language: str, doubles: bool) -> bool:
+    """``given`` is ``printed`` with exactly one slip: two neighbouring letters swapped, a letter inside the word
+    doubled or written once, a silent final e added or left out, or (in answers of four or five letters) a
+    letter that sounds the same: k/c, y/i, ph/f, x/ks. Spanish rr and ll, and Estonian long letters in words
+    that are not names (``doubles=False``), are letters of their own."""
+    if _one_swap(given, printed):
+        return True
+    size = len(given) - len(printed)
+    if size == 1:
+        longer, shorter = given, printed
+    elif size == -1:
+        longer, shorter = printed, given
+    else:
+        longer = shorter = ""
+    if longer:
+        for i in range(1, len(longer) - 1):  # a letter inside the word, doubled
+            if longer[i] == longer[i - 1] and longer[:i] + longer[i + 1 :] == shorter:
+                return doubles and not (language == "es" and longer[i] in "rl")
+        if len(shorter) >= 4 and longer == shorter + "e":
+            return True  # a silent final e: Bern/Berne
+    if len(printed) > 5:
+        return False
+    for a, b in (("k", "c"), ("y", "i"), ("f", "ph"), ("ks", "x")):
+        for x, y in ((a, b), (b, a)):
+            at = printed.find(x)
+            while at >= 0:
+                if printed[:at] + y + printed[at + len(x) :] == given:
+                    return True
+                at = printed.find(x, at + 1)
+    return False

@@ -7,7 +7,7 @@ import re
 
 from mindtable.trivia.judge.compiling import _Compiled, _Date, _Number
 from mindtable.trivia.judge.verdict import Verdict, _verdict
-from mindtable.trivia.judge.words import _DATE_FILLERS, _FILLERS, _MONTHS
+from mindtable.trivia.judge.words import _DATE_FILLERS, _FILLERS, _MONTHS, COUNT_WORDS
 from mindtable.trivia.model import format_number
 from mindtable.trivia.text import Normal, parse_number
 
@@ -153,7 +153,9 @@ def _match_number(compiled: _Compiled, spec: _Number, given: Normal, given_text:
         return _year_of_date(spec, shown, given, given_text) if len(found) > 1 and year_asked else None
     index, value = found[0]
     rest = [t for i, t in enumerate(tokens) if i != index]
-    unknown = [t for t in rest if t not in spec.unit_tokens and t not in _FILLERS]
+    unknown = [
+        t for t in rest if t not in spec.unit_tokens and t not in _FILLERS and not (spec.counted and t in COUNT_WORDS)
+    ]
     if unknown:  # a day of a month: the month in another form ("10 of Nov", "10. novembril" for 10 NOVEMBER)
         months = {_MONTHS[u] for u in spec.unit_tokens if u in _MONTHS}
         unknown = [t for t in unknown if not (t == "of" and months) and _MONTHS.get(t, 0) not in months]

@@ -36,6 +36,18 @@ JUDGE_OPTIONS: tuple[Option, ...] = (
         choices=LIST_EXTRAS,
         help="a list naming more than asked, one of them wrong: 'wrong' (a guess) or 'ignore' (count what is missing)",
     ),
+    Option(
+        "keyboard_letters",
+        bool,
+        default=True,
+        help="n for ñ and a, o, u for ä, õ, ö, ü (s, z for š, ž) are the same letter: a keyboard may lack them",
+    ),
+    Option(
+        "class_words",
+        bool,
+        default=True,
+        help="a word for what the answer is (island, lake, river, planet, Mount …) added around it changes nothing",
+    ),
 )
 
 #: every reason code a verdict can carry (``Verdict.code``), accepted ones first
@@ -53,6 +65,11 @@ ACCEPT_CODES = (
     "spoken_number",
     "era",
     "typo",
+    "sound_alike",
+    "keyboard_letters",
+    "class_word",
+    "fuller_name",
+    "other_language",
     "word_form",
     "number_exact",
     "number_within_tolerance",
@@ -66,6 +83,7 @@ ACCEPT_CODES = (
 REJECT_CODES = (
     "empty",
     "no_match",
+    "surname_not_enough",
     "too_many_edits",
     "numeral_mismatch",
     "letter_mismatch",
@@ -98,6 +116,8 @@ class HouseRules:
     accents: str = "language"
     word_forms: bool = True
     list_extras: str = "wrong"
+    keyboard_letters: bool = True
+    class_words: bool = True
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None = None) -> HouseRules:

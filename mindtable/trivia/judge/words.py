@@ -71,7 +71,160 @@ _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "c": ("c", "degrees", "degree", "celsius", "grados", "kraadi", "°c"),
     "f": ("f", "degrees", "degree", "fahrenheit", "grados", "kraadi", "°f"),
     "k": ("k", "kelvin", "kelvins", "kelvinit"),
+    "min": ("min", "mins", "minute", "minutes", "minuto", "minutos", "minut", "minutit", "minuti"),
+    "h": ("h", "hr", "hrs", "hour", "hours", "hora", "horas", "tund", "tundi", "tunni"),
+    "s": ("s", "sec", "secs", "second", "seconds", "seg", "segundo", "segundos", "sek", "sekund", "sekundit"),
+    "g": ("g", "gr", "gram", "grams", "gramme", "grammes", "gramo", "gramos", "gramm", "grammi"),
+    "cm": ("cm", "centimetre", "centimetres", "centimeter", "centimeters", "centimetro", "centimetros", "sentimeetrit"),
+    "mm": ("mm", "millimetre", "millimetres", "millimeter", "millimeters", "milimetro", "milimetros", "millimeetrit"),
+    "days": ("day", "days", "dia", "dias", "día", "días", "päev", "päeva", "ööpäev", "ööpäeva"),
 }
+#: Words that count how often, after a number answer printed without a unit ("three times" for 3).
+COUNT_WORDS = frozenset(["times", "time", "veces", "vez", "korda", "kord", "korral"])
+
+#: Class words: a word for what the answer is, which a player may add around it ("the island of Crete", "Mount
+#: Etna volcano", "Saaremaa saar"). ``before`` may precede the answer, ``before_of`` only with a linking word
+#: ("the city of Paris": "Mexico City" is another place, so "city" never follows), ``after`` may follow it, and
+#: in Estonian ``after`` may also be glued on (``tammepuu``, ``Peipsijärv``) or carry a case ending
+#: (``Peipsi järvel``). Words that name another thing (state, county, canal, gulf, bay, falls) are not here.
+CLASS_WORDS: dict[str, dict[str, frozenset[str]]] = {
+    "en": {
+        "before": frozenset(["planet", "mount", "lake", "river", "volcano"]),
+        "before_of": frozenset(["island", "isle", "kingdom", "republic", "city", "country", "principality"]),
+        "after": frozenset(
+            ["island", "volcano", "river", "lake", "circuit", "desert", "ocean", "mountain", "peninsula", "planet"]
+        ),
+        "of": frozenset(["of"]),
+    },
+    "es": {
+        "before": frozenset(
+            [
+                "isla",
+                "rio",
+                "lago",
+                "monte",
+                "montaña",
+                "volcan",
+                "planeta",
+                "circuito",
+                "reino",
+                "republica",
+                "desierto",
+                "peninsula",
+                "oceano",
+            ]
+        ),
+        "before_of": frozenset(),
+        "after": frozenset(),
+        "of": frozenset(["de", "del"]),
+    },
+    "et": {
+        "before": frozenset(["planeet", "vulkaan"]),
+        "before_of": frozenset(),
+        "after": frozenset(
+            [
+                "saar",
+                "järv",
+                "jõgi",
+                "linn",
+                "mägi",
+                "vulkaan",
+                "planeet",
+                "rada",
+                "poolsaar",
+                "kõrb",
+                "ookean",
+                "puu",
+            ]
+        ),
+        "of": frozenset(),
+    },
+}
+
+#: The letters a keyboard may lack and what players type instead (house rule ``keyboard_letters``).
+KEYBOARD_LETTERS = str.maketrans({"ñ": "n", "õ": "o", "ä": "a", "ö": "o", "ü": "u", "š": "s", "ž": "z"})
+
+#: Short names one slip (a doubled or swapped letter, k/c, y/i …) apart from another real answer: a sound-alike
+#: slip never turns one into another ("Cali" is not "Kali", "Lion" is not "Lyon").
+KNOWN_NAMES = frozenset(
+    [
+        "cali",
+        "kali",
+        "lion",
+        "lyon",
+        "main",
+        "maine",
+        "ceres",
+        "keres",
+        "kant",
+        "cant",
+        "cork",
+        "kork",
+        "cole",
+        "kole",
+        "kobe",
+        "cobe",
+        "tyre",
+        "tire",
+        "nice",
+        "nize",
+        "bali",
+        "mali",
+        "bonn",
+    ]
+)
+
+#: Well-known names of the same thing in English, Spanish and Estonian (and the local name), as groups: where the
+#: question is not about the name, any of them is the answer ("Odysseus" for ULYSSES, "Peipus" for Peipsi).
+EQUIVALENT_NAMES: tuple[tuple[str, ...], ...] = (
+    ("Ulysses", "Ulises", "Odysseus", "Odiseo"),
+    ("Hercules", "Hércules", "Heracles", "Herakles", "Heraclés"),
+    ("Achilles", "Aquiles", "Achilleus", "Ahhilleus"),
+    ("Peipus", "Peipsi", "Chudskoye"),
+    ("Munich", "Múnich", "München", "Munchen"),
+    ("Cologne", "Colonia", "Köln", "Koln"),
+    ("Vienna", "Viena", "Viin", "Wien"),
+    ("Prague", "Praga", "Praha"),
+    ("Warsaw", "Varsovia", "Varssavi", "Warszawa"),
+    ("Moscow", "Moscú", "Moskva"),
+    ("Lisbon", "Lisboa", "Lissabon"),
+    ("Florence", "Florencia", "Firenze"),
+    ("Venice", "Venecia", "Veneetsia", "Venezia"),
+    ("Naples", "Nápoles", "Napoli"),
+    ("Copenhagen", "Copenhague", "Kopenhaagen", "København"),
+    ("Geneva", "Ginebra", "Genf", "Genève"),
+    ("Brussels", "Bruselas", "Brüssel", "Bruxelles"),
+    ("Beijing", "Pekín", "Peking", "Pekin"),
+    ("Athens", "Atenas", "Ateena"),
+    ("London", "Londres"),
+    ("Germany", "Alemania", "Saksamaa", "Deutschland"),
+    ("Finland", "Finlandia", "Soome", "Suomi"),
+    ("Sweden", "Suecia", "Rootsi", "Sverige"),
+    ("Latvia", "Letonia", "Läti"),
+    ("Lithuania", "Lituania", "Leedu"),
+    ("Estonia", "Eesti"),
+    ("Russia", "Rusia", "Venemaa"),
+    ("Hungary", "Hungría", "Ungari"),
+    ("Switzerland", "Suiza", "Šveits"),
+    ("Greece", "Grecia", "Kreeka"),
+    ("Crete", "Creta", "Kreeta"),
+    ("Cyprus", "Chipre", "Küpros"),
+    ("Egypt", "Egipto", "Egiptus"),
+    ("Danube", "Danubio", "Doonau", "Donau"),
+    ("Nile", "Nilo", "Niilus"),
+    ("Aristotle", "Aristóteles", "Aristoteles"),
+    ("Plato", "Platón", "Platon"),
+    ("Homer", "Homero", "Homeros"),
+    ("Mercury", "Mercurio", "Merkuur"),
+    ("Mars", "Marte"),
+    ("Saturn", "Saturno"),
+    ("Neptune", "Neptuno", "Neptuun"),
+    ("Pluto", "Plutón", "Pluuto"),
+)
+#: Words of a question that ask for the name itself: then another language's name is not the answer.
+NAME_WORDS = frozenset(
+    ["name", "named", "called", "spelled", "spelt", "nombre", "llama", "llaman", "llamaba", "nimi", "nime", "nimetus"]
+)
 _LINK_WORDS = {
     "en": frozenset({"the", "a", "an", "of", "and", "in"}),
     "es": frozenset({"el", "la", "los", "las", "de", "del", "y", "en"}),
