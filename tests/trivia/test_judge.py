@@ -512,3 +512,58 @@ def test_shipped_bank_content_fixes() -> None:
     assert "total area" in by_id["en-geo-006"].prompt
     tango = by_id["es-art-004"]
     assert judge_answer(tango, "Argentina y Uruguay").correct and not judge_answer(tango, "Argentina").correct
+
+
+# --- judge v3: what the question says --------------------------------------------------------------------------
+
+
+def _text(prompt: str, answer: str, language: str, **extra: Any) -> Question:
+    return Question(id="q", kind="text", prompt=prompt, answer=answer, language=language, **extra)
+
+
+def test_a_class_word_must_say_the_kind_of_thing_the_question_asks_for() -> None:
+    town = _text("Which Estonian town is nicknamed the summer capital?", "PÄRNU", "en")
+    assert judge_answer(town, "the town of Pärnu").code == "class_word"
+    assert not judge_answer(town, "the Pärnu River")  # the river is another thing than the town
+    linn = _text("Millises linnas loeti iseseisvusmanifest ette juba 23. veebruaril 1918?", "PÄRNU", "et")
+    assert judge_answer(linn, "Pärnu linn").correct and judge_answer(linn, "Pärnu linnas").correct
+    assert not judge_answer(linn, "Pärnu jõgi") and not judge_answer(linn, "Pärnu jõe ääres")
+    ciudad = _text("¿En qué ciudad española está la Alhambra?", "GRANADA", "es")
+    assert not judge_answer(ciudad, "el reino de Granada")
+    assert judge_answer(ciudad, "Granada").correct
+    mountain = _text("What is the highest mountain in South America?", "ACONCAGUA", "en")
+    assert judge_answer(mountain, "Mount Aconcagua").code == "class_word"
+    river = _text("Which river flows through Cairo?", "the NILE", "en")
+    assert judge_answer(river, "the River Nile").correct and not judge_answer(river, "the Nile delta")
+    country = _text("Millisele riigile kuuluvad Fääri saared?", "TAANI", "et")
+    assert not judge_answer(country, "Taani linn") and not judge_answer(country, "Taani linnus")
+    # a question that does not say what it asks for lets every class word count
+    assert judge_answer(_text("Where did Napoleon die?", "Saint HELENA", "en"), "the island of Saint Helena")
+
+
+def test_another_languages_name_is_no_answer_when_the_question_asks_for_the_name() -> None:
+    asked = _text("What is the Estonian name of Lake Peipus?", "PEIPSI", "en")
+    assert not judge_answer(asked, "Peipus")
+    plain = _text("Which lake lies on the border of Estonia and Russia?", "PEIPUS", "en")
+    assert judge_answer(plain, "Peipsi").code == "other_language"
+    assert judge_answer(plain, "Lake Peipsi").correct
+    # another language's name is an exact alternative only: no typo or slip of it ("Atenea" is not Ateena)
+    athens = _text("¿En qué ciudad se celebraron en 1896 los primeros Juegos Olímpicos modernos?", "ATENAS", "es")
+    assert not judge_answer(athens, "Atenea") and judge_answer(athens, "Ateena").code == "other_language"
+
+
+def test_a_sound_alike_slip_never_makes_a_wrong_option_right() -> None:
+    q = Question(id="q", kind="text", prompt="Which country?", answer="Kenya", options=("Kenya", "Kenia"), correct=0)
+    assert not judge_answer(q, "Kenia")  # a wrong option is another answer, not a slip
+    assert judge_answer(Question(id="q", kind="text", prompt="Which country?", answer="Kenya"), "Kenia").code == (
+        "sound_alike"
+    )
+    assert not judge_answer(_text("Which city?", "Lyon", "en"), "Lion")  # a known short name of its own
+
+
+def test_keyboard_letters_are_the_book_reading_with_strict_settings() -> None:
+    assert judge_answer("Pärnu", "Parnu", language="et").code == "keyboard_letters"
+    assert not judge_answer("Pärnu", "Parnu", language="et", accents="strict")
+    assert not judge_answer("Pärnu", "Parnu", language="et", typos="strict")
+    assert not judge_answer("España", "Espana", language="es", keyboard_letters=False)
+    assert "keyboard" in judge_answer("Tartu Ülikool", "Tartu Ulikol", language="et").reason

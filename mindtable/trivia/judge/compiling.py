@@ -22,6 +22,7 @@ from mindtable.trivia.judge.words import (
     _SURNAME_PARTICLES,
     _TITLES,
     _UNIT_ALIASES,
+    CLASS_KINDS,
     CONTRAST_WORDS,
     EQUIVALENT_NAMES,
     KEYBOARD_LETTERS,
@@ -88,6 +89,7 @@ class _Compiled:
     names: tuple[tuple[tuple[str, ...], int], ...] = ()  # a person's printed name (its words) and its target
     folded: _Compiled | None = None  # the same, with the letters a keyboard may lack folded (keyboard_letters)
     surname_forms: frozenset[str] = frozenset()  # surname_alone off: a person's surname, never enough alone
+    kinds: frozenset[int] | None = None  # what kinds of thing the question asks for (CLASS_KINDS); None: unknown
 
 
 _BRACKET_TEXT = re.compile(r"^[^\(\[]*|[\)\]][^\(\[]*")
@@ -270,6 +272,7 @@ class _Builder:
         #: is the surname alone: "Kross", "Tolstoy" for Lev TOLSTOI)
         self.surname_words: dict[int, set[str]] = {}
         self.name_question = False  # the question asks for the name itself: no other language's name
+        self.kinds: frozenset[int] | None = None  # the kinds of thing the question's words name (CLASS_KINDS)
 
     def target(self, label: str, correct: bool) -> int:
         self.labels.append(label)
@@ -514,15 +517,32 @@ class _Builder:
             tuple(
                 (a, len(a.compact), self.rules.budget(len(a.compact)), max(self.rules.budget(len(a.compact)), 3))
                 for a in alts
-                if a.target in self.correct
+                if a.target in self.correct and a.kind != "other_language"  # another language's name: exact only
             ),
             tuple(names),
+            kinds=self.kinds,
             surname_forms=frozenset(
                 form.translate(KEYBOARD_LETTERS) if fold else form
                 for forms in self.surname_words.values()
                 for form in forms
             ),
         )
+
+
+def _kinds_named(tokens: tuple[str, ...], language: str) -> frozenset[int]:
+    """The kinds of :data:`CLASS_KINDS` a question's words name ("Millises linnas …": a city)."""
+    found = set()
+    for kind, words in enumerate(_class_kinds(language)):
+        for token in tokens:
+            if token in words or any(len(w) >= 4 and token.startswith(w) for w in words):
+                found.add(kind)
+                break
+    return frozenset(found)
+
+
+@lru_cache(maxsize=8)
+def _class_kinds(language: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(_norm(w, language, DEFAULT_RULES).compact for w in kind) for kind in CLASS_KINDS)
 
 
 def _fold_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
@@ -629,7 +649,10 @@ def _compile_question(key: tuple[Any, ...], language: str, rules: HouseRules) ->
         key
     )
     builder = _Builder(language, rules)
-    builder.name_question = bool(prompt) and not NAME_WORDS.isdisjoint(re.findall(r"\w+", prompt.casefold()))
+    if prompt:
+        words = re.findall(r"\w+", prompt.casefold())
+        builder.name_question = not NAME_WORDS.isdisjoint(words)
+        builder.kinds = _kinds_named(tuple(_norm(prompt, language, rules).tokens), language)
     number = None
     date = None
     if kind == "list":

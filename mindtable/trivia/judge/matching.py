@@ -12,6 +12,7 @@ from rapidfuzz.distance import OSA
 
 from mindtable.trivia.judge.compiling import (
     _Alt,
+    _class_kinds,
     _Compiled,
     _contrast,
     _identity,
@@ -23,12 +24,14 @@ from mindtable.trivia.judge.numbers import _match_date, _match_number
 from mindtable.trivia.judge.verdict import DEFAULT_RULES, Verdict, _verdict
 from mindtable.trivia.judge.words import (
     _ADDED_TITLES,
+    _ET_CASES,
     _ET_ENDINGS,
     _FILLERS,
     _IDENTITY_WORDS,
     _NAME_SUFFIXES,
     CLASS_WORDS,
     CONTRAST_WORDS,
+    ET_CLASS_STEMS,
     KEYBOARD_LETTERS,
     KNOWN_NAMES,
 )
@@ -475,14 +478,35 @@ def _class_word_sets(language: str) -> tuple[frozenset[str], frozenset[str], fro
 
 
 def _class_word_at_end(token: str, after: frozenset[str], language: str) -> str | None:
-    """The class word ``token`` is (in Estonian also with a case ending: "järvel"), else ``None``."""
+    """The class word ``token`` is (in Estonian also its genitive stem with a case ending: "järvel", "jõe"),
+    else ``None``."""
     if token in after:
         return token
     if language == "et":
-        for size in range(1, 5):
-            if token[:-size] in after and token[-size:] in _ET_ENDINGS:
-                return token[:-size]
+        for word, stem in _et_class_stems():
+            if token.startswith(stem) and (len(token) == len(stem) or token[len(stem) :] in _ET_CASES):
+                return word
     return None
+
+
+@lru_cache(maxsize=1)
+def _et_class_stems() -> tuple[tuple[str, str], ...]:
+    pairs = list(ET_CLASS_STEMS.items())
+    pairs += [(w.translate(KEYBOARD_LETTERS), s.translate(KEYBOARD_LETTERS)) for w, s in pairs]
+    return tuple(dict.fromkeys(pairs))
+
+
+def _kind_agrees(compiled: _Compiled, words: list[str]) -> bool:
+    """The class words say the kind of thing the question asks for (or the question does not say)."""
+    if not compiled.kinds:
+        return True
+    kinds = _class_kinds(compiled.language)
+    for word in words:
+        stem = _class_word_at_end(word, _class_word_sets(compiled.language)[2], compiled.language) or word
+        named = {i for i, group in enumerate(kinds) if stem in group or word in group}
+        if not named & compiled.kinds:
+            return False
+    return True
 
 
 def _match_class_words(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:
@@ -519,6 +543,8 @@ def _match_class_words(compiled: _Compiled, given: Normal, given_text: str) -> V
                 params={"answer": known.label},
             )
     for rest, words in tries:
+        if not _kind_agrees(compiled, words):
+            continue  # "Narva River" for the town of Narva: another thing
         inner = _match(compiled, Normal(tuple(rest), " ".join(rest), "".join(rest), given.applied), given_text, 1)
         if not inner.correct and language == "et" and len(rest) == 1:
             inner = _stem_of(compiled, rest[0]) or inner
@@ -686,8 +712,8 @@ def _one_swap(a: str, b: str) -> bool:
 
 def _match_sound_alike(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:
     """One slip a player makes without knowing it: a doubled or swapped letter, k/c, y/i, ph/f, x/ks, a silent
-    final e ("Olso", "Mozzart", "Kenia", "Shakspear"), for answers of four letters or more; never when the slip
-    makes another known answer (a rejected one, a wrong option, :data:`KNOWN_NAMES`)."""
+    final e ("Olso", "Mozzart", "Kenia", "Berne"), for names (answers printed with a capital) of four letters or
+    more; never when the slip makes another known answer (a rejected one, a wrong option, :data:`KNOWN_NAMES`)."""
     g = given.compact
     if len(g) < 4 or not g.isalpha() or g in KNOWN_NAMES:
         return None
@@ -697,9 +723,9 @@ def _match_sound_alike(compiled: _Compiled, given: Normal, given_text: str) -> V
     g_identity: tuple[str, ...] | None = None
     for alt, length, _budget, _reach in compiled.typo_alts:
         # one slip changes the length by one letter at most ("ph" for "f", "ks" for "x", a doubled letter)
-        if length < 4 or abs(length - size) > 1:
-            continue
-        if not _slip_of(g, alt.compact, language, language != "et" or alt.label[:1].isupper()):
+        if length < 4 or abs(length - size) > 1 or not alt.label[:1].isupper():
+            continue  # names (printed with a capital): a common word one slip away is often another word (angle)
+        if not _slip_of(g, alt.compact, language):
             continue
         if g_identity is None:
             g_identity = _identity(given.tokens, language)
@@ -716,7 +742,7 @@ def _match_sound_alike(compiled: _Compiled, given: Normal, given_text: str) -> V
     for other in compiled.alts:
         if other.target in compiled.correct_targets:
             continue
-        if _slip_of(g, other.compact, language, True) or OSA.distance(g, other.compact, score_cutoff=1) <= 1:
+        if _slip_of(g, other.compact, language) or OSA.distance(g, other.compact, score_cutoff=1) <= 1:
             return None  # the slip could as well be of a known wrong answer
     return _verdict(
         True,
@@ -731,11 +757,10 @@ def _match_sound_alike(compiled: _Compiled, given: Normal, given_text: str) -> V
     )
 
 
-def _slip_of(given: str, printed: str, language: str, doubles: bool) -> bool:
+def _slip_of(given: str, printed: str, language: str) -> bool:
     """``given`` is ``printed`` with exactly one slip: two neighbouring letters swapped, a letter inside the word
     doubled or written once, a silent final e added or left out, or (in answers of four or five letters) a
-    letter that sounds the same: k/c, y/i, ph/f, x/ks. Spanish rr and ll, and Estonian long letters in words
-    that are not names (``doubles=False``), are letters of their own."""
+    letter that sounds the same: k/c, y/i, ph/f, x/ks. Spanish rr and ll are letters of their own."""
     if _one_swap(given, printed):
         return True
     size = len(given) - len(printed)
@@ -748,7 +773,7 @@ def _slip_of(given: str, printed: str, language: str, doubles: bool) -> bool:
     if longer:
         for i in range(1, len(longer) - 1):  # a letter inside the word, doubled
             if longer[i] == longer[i - 1] and longer[:i] + longer[i + 1 :] == shorter:
-                return doubles and not (language == "es" and longer[i] in "rl")
+                return not (language == "es" and longer[i] in "rl")
         if len(shorter) >= 4 and longer == shorter + "e":
             return True  # a silent final e: Bern/Berne
     if len(printed) > 5:

@@ -90,7 +90,7 @@ COUNT_WORDS = frozenset(["times", "time", "veces", "vez", "korda", "kord", "korr
 CLASS_WORDS: dict[str, dict[str, frozenset[str]]] = {
     "en": {
         "before": frozenset(["planet", "mount", "lake", "river", "volcano"]),
-        "before_of": frozenset(["island", "isle", "kingdom", "republic", "city", "country", "principality"]),
+        "before_of": frozenset(["island", "isle", "kingdom", "republic", "city", "town", "country", "principality"]),
         "after": frozenset(
             ["island", "volcano", "river", "lake", "circuit", "desert", "ocean", "mountain", "peninsula", "planet"]
         ),
@@ -140,6 +140,76 @@ CLASS_WORDS: dict[str, dict[str, frozenset[str]]] = {
         "of": frozenset(),
     },
 }
+
+#: Estonian class words and their genitive stems: a case ending follows the stem ("järvel", "linnas", "jõe
+#: ääres"), so "linnus" (a castle) is not "linn" with an ending.
+ET_CLASS_STEMS: dict[str, str] = {
+    "saar": "saare",
+    "järv": "järve",
+    "jõgi": "jõe",
+    "linn": "linna",
+    "mägi": "mäe",
+    "vulkaan": "vulkaani",
+    "planeet": "planeedi",
+    "rada": "raja",
+    "poolsaar": "poolsaare",
+    "kõrb": "kõrbe",
+    "ookean": "ookeani",
+    "puu": "puu",
+}
+#: What kind of thing a class word says, in the three languages. When the question says what kind of thing it
+#: asks for ("Which town …", "Millises linnas …", "¿En qué ciudad …"), a class word the player adds must say the
+#: same kind: "Narva River" is not the town of Narva, "the Kingdom of Granada" not the city.
+CLASS_KINDS: tuple[frozenset[str], ...] = (
+    frozenset(
+        ["city", "cities", "town", "towns", "capital", "linn", "linna", "pealinn", "ciudad", "ciudades", "capital"]
+    ),
+    frozenset(["river", "rivers", "jõgi", "jõe", "jõgede", "rio", "rios"]),
+    frozenset(["lake", "lakes", "järv", "järve", "lago", "lagos"]),
+    frozenset(["island", "islands", "isle", "saar", "saare", "saared", "isla", "islas"]),
+    frozenset(
+        [
+            "mount",
+            "mountain",
+            "mountains",
+            "volcano",
+            "peak",
+            "mägi",
+            "mäe",
+            "vulkaan",
+            "tipp",
+            "monte",
+            "montaña",
+            "volcan",
+            "cerro",
+            "pico",
+        ]
+    ),
+    frozenset(["planet", "planets", "planeet", "planeedi", "planeta", "planetas"]),
+    frozenset(
+        [
+            "country",
+            "countries",
+            "kingdom",
+            "republic",
+            "state",
+            "nation",
+            "riik",
+            "riigi",
+            "kuningriik",
+            "pais",
+            "reino",
+            "republica",
+            "estado",
+            "nacion",
+        ]
+    ),
+    frozenset(["circuit", "track", "race", "rada", "raja", "ring", "circuito", "pista", "carrera"]),
+    frozenset(["desert", "deserts", "kõrb", "kõrbe", "desierto"]),
+    frozenset(["ocean", "oceans", "sea", "ookean", "ookeani", "meri", "oceano", "mar"]),
+    frozenset(["peninsula", "poolsaar", "poolsaare", "peninsula"]),
+    frozenset(["tree", "trees", "puu", "puud", "arbol", "arboles"]),
+)
 
 #: The letters a keyboard may lack and what players type instead (house rule ``keyboard_letters``).
 KEYBOARD_LETTERS = str.maketrans({"ñ": "n", "õ": "o", "ä": "a", "ö": "o", "ü": "u", "š": "s", "ž": "z"})
@@ -223,7 +293,26 @@ EQUIVALENT_NAMES: tuple[tuple[str, ...], ...] = (
 )
 #: Words of a question that ask for the name itself: then another language's name is not the answer.
 NAME_WORDS = frozenset(
-    ["name", "named", "called", "spelled", "spelt", "nombre", "llama", "llaman", "llamaba", "nimi", "nime", "nimetus"]
+    [
+        "name",
+        "named",
+        "call",
+        "calls",
+        "called",
+        "spelled",
+        "spelt",
+        "nombre",
+        "llama",
+        "llaman",
+        "llamaba",
+        "denomina",
+        "nimi",
+        "nime",
+        "nimetus",
+        "nimetatakse",
+        "kutsutakse",
+        "hüütakse",
+    ]
 )
 _LINK_WORDS = {
     "en": frozenset({"the", "a", "an", "of", "and", "in"}),
