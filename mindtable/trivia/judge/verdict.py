@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
@@ -118,6 +118,14 @@ class HouseRules:
     list_extras: str = "wrong"
     keyboard_letters: bool = True
     class_words: bool = True
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # every judgement looks its compiled answer up by the house rules: hash the fields once
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self) if f.init)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None = None) -> HouseRules:
@@ -149,7 +157,7 @@ def _rules(options: Mapping[str, Any]) -> HouseRules:
 @lru_cache(maxsize=256)
 def _rules_from_items(items: tuple[tuple[str, Any], ...]) -> HouseRules:
     values = validate_options(JUDGE_OPTIONS, dict(items))
-    return HouseRules(**{f.name: values[f.name] for f in fields(HouseRules)})
+    return HouseRules(**{f.name: values[f.name] for f in fields(HouseRules) if f.init})
 
 
 @dataclass(frozen=True, slots=True)
