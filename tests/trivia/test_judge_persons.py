@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterator
 
 import pytest
+from rapidfuzz.distance import Indel
 
 from mindtable.games.caida_libre import rules as caida
 from mindtable.games.carrera_de_mente import content as carrera
@@ -98,6 +99,7 @@ def _fold(text: str) -> str:
 
 
 PERSONS = [(name, q) for name, q in _person_questions()]
+ALL = [pytest.param(q, id=name) for name, q in PERSONS]
 CHECKED = [pytest.param(q, *found, id=name) for name, q in PERSONS if (found := surname_and_name(q)) is not None]
 
 
@@ -122,3 +124,23 @@ def test_the_surname_alone_is_enough_only_when_the_players_agree(question: Quest
         if _fold(form) in surname_words:
             refused = judge_answer(question, form, surname_alone=False)
             assert not refused.correct, f"accepted form {form!r} of {question.answer!r}: {refused.reason}"
+
+
+@pytest.mark.parametrize("question", ALL)
+def test_the_whole_printed_name_is_right_with_the_rule_on_or_off(question: Question) -> None:
+    # names of one word ("MICHELANGELO"), regnal names, epithets and groups included: off never refuses the name
+    # as printed, nor an accepted form that is a name of its own rather than the surname
+    printed = " ".join(_spoken(w) for w in strip_brackets(question.answer).split(" / ")[0].split())
+    for surname_alone in (True, False):
+        verdict = judge_answer(question, printed, surname_alone=surname_alone)
+        assert verdict.correct, f"{printed!r} for {question.answer!r} (surname_alone={surname_alone}): {verdict.reason}"
+    words = [_fold(w) for w in re.split(r"[\s()\-]+", question.answer) if w]
+    first = strip_brackets(question.answer).split()[0]
+    for form in question.accepted:
+        if len(form.split()) > 1:
+            continue
+        # a name of its own, like no word printed ("Michelangelo", "Gabo", "Charlot"; not "Roentgen" for RÖNTGEN)
+        own = all(Indel.normalized_similarity(_fold(form), w) < 0.6 for w in words)
+        if own or (_capitals(first) and _fold(form) == _fold(first)):  # "Leonardo" for LEONARDO da Vinci
+            verdict = judge_answer(question, form, surname_alone=False)
+            assert verdict.correct, f"accepted form {form!r} of {question.answer!r}: {verdict.reason}"

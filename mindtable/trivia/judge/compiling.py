@@ -326,8 +326,8 @@ class _Builder:
         while start > 1 and words[start - 1].lower() in _SURNAME_PARTICLES:
             start -= 1
         parts = [" ".join(words[start:])]  # the last word with its particles ("LEONARDO da Vinci": "da Vinci")
-        if capitals:
-            parts.append(capitals)
+        if capitals and core.rstrip(" ,.").endswith(capitals.split()[-1]):
+            parts.append(capitals)  # the capitals, where they end the name (not "LEONARDO", a name of its own)
         texts = [*parts, *(part.replace("-", " ") for part in parts)]
         texts += [w for w in _BRACKET_TEXT.sub(" ", raw).replace("-", " ").split() if w[:1].isupper()]
         found = self.surname_words.setdefault(target, set())
