@@ -31,6 +31,7 @@ from mindtable.trivia.text import strip_brackets
 _ROMAN = re.compile(r"^(?=[IVXLCDM])M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
 _PARTICLES = {"da", "de", "del", "della", "der", "di", "dos", "du", "la", "le", "van", "von", "y", "ten", "ter", "zu"}
 _ARTICLES = {"the", "el", "la", "los", "las"}
+_TITLES = {"don", "doña", "sir", "saint", "san", "santa", "pope", "king", "queen", "papa", "rey", "reina", "dr", "dr."}
 
 
 def _person_questions() -> Iterator[tuple[str, Question]]:
@@ -70,11 +71,14 @@ def surname_and_name(q: Question) -> tuple[str, str] | None:
     """The surname as printed on the card and the whole name, as a player types them; ``None`` when the answer
     has no surname to give alone."""
     words = strip_brackets(q.answer).split(" / ")[0].split()
-    while len(words) > 2 and words[0].casefold() in _ARTICLES:
-        words = words[1:]
+    mixed = any(_capitals(w) for w in words) and not all(_capitals(w) or len(_letters(w)) < 2 for w in words)
+    while len(words) > 1 and words[0].casefold() in _ARTICLES | _TITLES:
+        words = words[1:]  # "EL GRECO" is one name; "Don DIEGO DE LA VEGA" has a title before the name
     if len(words) < 2 or any(_ROMAN.match(_letters(w)) and not re.fullmatch(r"\w\.", w) for w in words):
         return None
     marked = [i for i, w in enumerate(words) if _capitals(w)]
+    if mixed and len(marked) == len(words):
+        return None  # the card asks for the whole name in capitals: no surname alone even with the rule on
     if marked and len(marked) < len(words):
         start = marked[0]
         if marked != list(range(start, start + len(marked))):
