@@ -26,7 +26,6 @@ from mindtable.trivia.judge.words import (
     _ADDED_TITLES,
     _ET_CASES,
     _ET_ENDINGS,
-    _FILLERS,
     _IDENTITY_WORDS,
     _NAME_SUFFIXES,
     CLASS_WORDS,
@@ -623,8 +622,8 @@ def _name_word_matches(given: str, printed: str) -> bool:
 def _match_fuller_name(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:
     """A person's name given fuller than printed: a second given name, a second surname or a particle the card
     leaves out ("Pablo Ruiz y Picasso" for Pablo PICASSO, "John Fitzgerald Kennedy" for John F. KENNEDY). The
-    first printed name must come first and every printed name follow in order; Spanish second surnames may
-    follow the last; never a generational suffix (a Jr. is another person)."""
+    first printed name must come first and every printed name follow in order; a Spanish second surname joined
+    by y/de may follow the last; never a generational suffix (a Jr. is another person)."""
     tokens = given.tokens
     contrast = CONTRAST_WORDS.get(compiled.language, frozenset())
     for printed, target in compiled.names:
@@ -646,8 +645,9 @@ def _match_fuller_name(compiled: _Compiled, given: Normal, given_text: str) -> V
         if j < len(printed):
             continue
         after = list(tokens[i:])
-        if after and (compiled.language != "es" or len(after) > 3 or len(after[-1]) < 4 or after[-1] in _FILLERS):
-            continue  # only a Spanish second surname follows the printed one ("Cervantes Saavedra")
+        if after and (compiled.language != "es" or len(after) > 3 or after[0] not in ("y", "de", "del")):
+            continue  # only a Spanish second surname joined by y/de follows ("Bolívar y Palacios"; never "Julio
+            # César Chávez" for Julio CÉSAR, "Miguel Ángel Asturias" for MIGUEL ÁNGEL: other people)
         extras += after
         if not (extras or expanded) or len(extras) > 6:
             continue
@@ -762,7 +762,8 @@ def _slip_of(given: str, printed: str, language: str) -> bool:
     doubled or written once, a silent final e added or left out, or (in answers of four or five letters) a
     letter that sounds the same: k/c, y/i, ph/f, x/ks. Spanish rr and ll are letters of their own."""
     if _one_swap(given, printed):
-        return True
+        # in a four-letter name only the middle two: swapping an end letter often makes a word ("Bats", "Mail")
+        return len(printed) > 4 or (given[0] == printed[0] and given[-1] == printed[-1])
     size = len(given) - len(printed)
     if size == 1:
         longer, shorter = given, printed
