@@ -33,6 +33,7 @@ from mindtable.trivia.judge.words import (
     ET_CLASS_STEMS,
     KEYBOARD_LETTERS,
     KNOWN_NAMES,
+    OTHER_PERSONS,
 )
 from mindtable.trivia.text import DISTINCT_LETTERS, SYMBOLS, Normal
 
@@ -653,6 +654,8 @@ def _match_fuller_name(compiled: _Compiled, given: Normal, given_text: str) -> V
             continue
         if any(not t.isalpha() or t in _NAME_SUFFIXES or t in contrast for t in extras):
             continue
+        if given.compact in _other_persons(compiled.language):
+            continue  # the fuller name is another famous person's ("John Quincy Adams" for John ADAMS)
         label = compiled.target_labels[target]
         more = " ".join(extras) or "the names in full"
         return _verdict(
@@ -665,6 +668,11 @@ def _match_fuller_name(compiled: _Compiled, given: Normal, given_text: str) -> V
             params={"matched": label, "words": more},
         )
     return None
+
+
+@lru_cache(maxsize=4)
+def _other_persons(language: str) -> frozenset[str]:
+    return frozenset(_norm(name, language, DEFAULT_RULES).compact for name in OTHER_PERSONS)
 
 
 def _match_word_forms_et(compiled: _Compiled, given: Normal, given_text: str) -> Verdict | None:

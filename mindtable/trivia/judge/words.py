@@ -244,6 +244,32 @@ KNOWN_NAMES = frozenset(
     ]
 )
 
+#: Famous people whose full name is a fuller form of another famous name ("John Quincy Adams" is not John ADAMS,
+#: "George Herbert Walker Bush" not George W. BUSH): a fuller name never reaches them.
+OTHER_PERSONS = frozenset(
+    [
+        "John Quincy Adams",
+        "George Herbert Walker Bush",
+        "George H. W. Bush",
+        "George Walker Bush",
+        "Charles Galton Darwin",
+        "Erasmus Alvey Darwin",
+        "Johann Christoph Bach",
+        "Carl Philipp Emanuel Bach",
+        "Johann Christian Bach",
+        "Leopold Mozart",
+        "Franz Xaver Mozart",
+        "Alexander Calder",
+        "Joseph Patrick Kennedy",
+        "Robert Francis Kennedy",
+        "Edward Moore Kennedy",
+        "Martin Luther King Sr",
+        "Hugo Chávez Frías",
+        "Julio César Chávez",
+        "Miguel Ángel Asturias",
+    ]
+)
+
 #: Well-known names of the same thing in English, Spanish and Estonian (and the local name), as groups: where the
 #: question is not about the name, any of them is the answer ("Odysseus" for ULYSSES, "Peipus" for Peipsi).
 EQUIVALENT_NAMES: tuple[tuple[str, ...], ...] = (
