@@ -650,7 +650,8 @@ def _load_from_events(text: str, lines: list[int] | None = None) -> Any:
 CACHE_ENV_VAR = "MINDTABLE_CACHE_DIR"
 CACHE_MIN_BYTES = 64 * 1024
 _CACHE_VERSION = b"mindtable-bank-cache-3 validated rows json\n"
-_CODE_FILES = ("bank.py", "fastyaml.py", "model.py", "judge.py", "text.py")  # the code a validated bank depends on
+#: the code a validated bank depends on (the judge is a package: every module of it)
+_CODE_FILES = ("bank.py", "fastyaml.py", "model.py", "judge/*.py", "text.py")
 _code_digest: bytes | None = None
 
 
@@ -685,10 +686,11 @@ def _cache_key(text: str) -> str:
         code = hashlib.sha256()
         here = Path(__file__).resolve().parent
         for name in _CODE_FILES:
-            try:
-                code.update((here / name).read_bytes())
-            except OSError:
-                code.update(name.encode())
+            for path in sorted(here.glob(name)) or [here / name]:
+                try:
+                    code.update(path.read_bytes())
+                except OSError:
+                    code.update(name.encode())
         _code_digest = code.digest()
     release = _release()
     h = hashlib.sha256()

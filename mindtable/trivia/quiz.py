@@ -445,6 +445,12 @@ def _decide(ask: Ask, verdict: dict[str, Any], by: str, seat: int | None) -> lis
     return [Event("ask_decided", result)]
 
 
+#: The codes of a verdict the reader (or the table's vote) decided against the judge's suggestion: the reason
+#: shown is then theirs, never the judge's words for the other verdict ("a small typo, accepted" under "wrong").
+#: The judge's own code stays in ``params["judge"]``. A list recounted keeps the judge's list codes.
+OVERRULED_CODES = ("overruled_right", "overruled_wrong")
+
+
 def _flip(suggestion: dict[str, Any], named: int | None) -> dict[str, Any]:
     verdict = dict(suggestion)
     if "needed" in verdict:
@@ -456,7 +462,25 @@ def _flip(suggestion: dict[str, Any], named: int | None) -> dict[str, Any]:
     verdict["overruled"] = verdict["correct"] != suggestion["correct"] or verdict.get("named") != suggestion.get(
         "named"
     )
+    if verdict["overruled"]:
+        _reason_of_overrule(verdict, suggestion)
     return verdict
+
+
+def _reason_of_overrule(verdict: dict[str, Any], suggestion: dict[str, Any]) -> None:
+    """The reason of an overruled verdict, made to say what was decided (its one source: every game's overrule
+    and vote go through :func:`_flip`)."""
+    judged = suggestion.get("code", "")
+    if "needed" in verdict:
+        named, needed, missing = verdict["named"], verdict["needed"], verdict["missing"]
+        verdict["code"] = "list_complete" if verdict["correct"] else "list_incomplete"
+        verdict["params"] = {"named": named, "needed": needed, "missing": missing, "judge": judged}
+        verdict["reason"] = f"{named} of {needed} items counted right against the judge's suggestion"
+        return
+    word = "right" if verdict["correct"] else "wrong"
+    verdict["code"] = "overruled_right" if verdict["correct"] else "overruled_wrong"
+    verdict["params"] = {"judge": judged}
+    verdict["reason"] = f"ruled {word} against the judge's suggestion ({suggestion.get('reason', '')})"
 
 
 def answer(ask: Ask, seat: int, text: str, at: int | None) -> list[Event]:

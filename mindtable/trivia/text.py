@@ -813,8 +813,8 @@ def _normalise(
         folded = _mark_symbols(folded, language)
     tokens = folded.translate(context.fold).split()
     applied: list[str] = []
-    if articles and len(tokens) > 1 and tokens[0] in context.articles:
-        tokens = tokens[1:]
+    if articles and len(tokens) > 1 and tokens[0] in context.articles and not (len(tokens[0]) == len(tokens[1]) == 1):
+        tokens = tokens[1:]  # (not "a" before another single letter: the initials "A. A. Milne", "A. H. Tammsaare")
     if len(tokens) > 1 and any(len(t) == 1 for t in tokens):
         tokens, changed = _numerals(tokens, letters_only=True)  # before "a. C." becomes "ac": "siglo V a. C."
         if changed:

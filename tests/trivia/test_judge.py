@@ -16,6 +16,7 @@ from mindtable.trivia.judge import ACCEPT_CODES, REJECT_CODES
 
 CASES_FILE = Path(__file__).with_name("judge_cases.yaml")
 CASES_FILE_V2 = Path(__file__).with_name("judge_cases_v2.yaml")  # judge v2 (issue 10): numerals, eras, …
+CASES_FILE_V3 = Path(__file__).with_name("judge_cases_v3.yaml")  # judge v3: what players actually type, by class
 
 
 def _cases(path: Path, prefix: str = "") -> list[Any]:
@@ -30,9 +31,25 @@ def _cases(path: Path, prefix: str = "") -> list[Any]:
     return out
 
 
+def _class_cases(path: Path) -> dict[str, list[Any]]:
+    """The v3 table: ``{class: {language: rows}}``, each class's rows as test cases."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    out: dict[str, list[Any]] = {}
+    for name, languages in data.items():
+        for language, rows in languages.items():
+            for n, row in enumerate(rows):
+                accepted, answer, expected = str(row[0]), str(row[1]), row[2]
+                options = dict(row[3]) if len(row) > 3 else {}
+                case_id = f"v3-{name}-{language}-{n}-{answer}"
+                out.setdefault(name, []).append(pytest.param(language, accepted, answer, expected, options, id=case_id))
+    return out
+
+
 CASES_V1 = _cases(CASES_FILE)
 CASES_V2 = _cases(CASES_FILE_V2, "v2-")
-CASES = CASES_V1 + CASES_V2
+CASES_V3_BY_CLASS = _class_cases(CASES_FILE_V3)
+CASES_V3 = [case for cases in CASES_V3_BY_CLASS.values() for case in cases]
+CASES = CASES_V1 + CASES_V2 + CASES_V3
 
 
 def test_table_is_large_and_covers_every_language_with_near_misses() -> None:
@@ -55,6 +72,27 @@ def test_v2_table_covers_every_family_in_every_language() -> None:
     for language in ("en", "es", "et"):
         assert {"numeral_mismatch", "era_mismatch", "abbreviation", "spoken_number", "word_form"} <= codes[language]
         assert {"date_contains_year", "date"} <= codes[language]
+
+
+def test_v3_table_has_right_and_wrong_rows_for_every_class() -> None:
+    # every class of "what players actually type" has right forms and wrong near-misses, in each language it
+    # concerns (Estonian compounds and case forms are Estonian only)
+    assert set(CASES_V3_BY_CLASS) == {
+        "class_words",
+        "fuller_names",
+        "short_slips",
+        "keyboard_letters",
+        "units",
+        "counts_and_ordinals",
+        "estonian_forms",
+        "other_language_names",
+        "whole_names",
+    }
+    for name, cases in CASES_V3_BY_CLASS.items():
+        languages = {"et"} if name == "estonian_forms" else {"en", "es", "et"}
+        for language in languages:
+            verdicts = {c.values[3] for c in cases if c.values[0] == language}
+            assert verdicts == {True, False}, f"{name}/{language}: right and wrong rows wanted"
 
 
 @pytest.mark.parametrize(("language", "accepted", "answer", "expected", "options"), CASES)
@@ -81,8 +119,9 @@ def test_every_verdict_says_why() -> None:
     assert "within the tolerance" in judge_answer("8848", "8850", number_tolerance=5).reason
     assert "different answer" in judge_answer("Slovenia", "Slovakia", rejected=["Slovakia"]).reason
     assert "surname" in judge_answer("Albert Einstein", "Einstein", person=True).reason
-    reason = judge_answer("Pärnu", "Parnu", language="et").reason
+    reason = judge_answer("Pärnu", "Parnu", language="et", keyboard_letters=False).reason
     assert "õ, ä, ö, ü" in reason and "1 edit" in reason
+    assert "keyboard" in judge_answer("Pärnu", "Parnu", language="et").reason
     assert "off by 1" in judge_answer("1989", "1988").reason
     assert "never changes a number" in judge_answer("Apollo 11", "Apollo 12", typos="lenient").reason
 
@@ -473,3 +512,58 @@ def test_shipped_bank_content_fixes() -> None:
     assert "total area" in by_id["en-geo-006"].prompt
     tango = by_id["es-art-004"]
     assert judge_answer(tango, "Argentina y Uruguay").correct and not judge_answer(tango, "Argentina").correct
+
+
+# --- judge v3: what the question says --------------------------------------------------------------------------
+
+
+def _text(prompt: str, answer: str, language: str, **extra: Any) -> Question:
+    return Question(id="q", kind="text", prompt=prompt, answer=answer, language=language, **extra)
+
+
+def test_a_class_word_must_say_the_kind_of_thing_the_question_asks_for() -> None:
+    town = _text("Which Estonian town is nicknamed the summer capital?", "PÄRNU", "en")
+    assert judge_answer(town, "the town of Pärnu").code == "class_word"
+    assert not judge_answer(town, "the Pärnu River")  # the river is another thing than the town
+    linn = _text("Millises linnas loeti iseseisvusmanifest ette juba 23. veebruaril 1918?", "PÄRNU", "et")
+    assert judge_answer(linn, "Pärnu linn").correct and judge_answer(linn, "Pärnu linnas").correct
+    assert not judge_answer(linn, "Pärnu jõgi") and not judge_answer(linn, "Pärnu jõe ääres")
+    ciudad = _text("¿En qué ciudad española está la Alhambra?", "GRANADA", "es")
+    assert not judge_answer(ciudad, "el reino de Granada")
+    assert judge_answer(ciudad, "Granada").correct
+    mountain = _text("What is the highest mountain in South America?", "ACONCAGUA", "en")
+    assert judge_answer(mountain, "Mount Aconcagua").code == "class_word"
+    river = _text("Which river flows through Cairo?", "the NILE", "en")
+    assert judge_answer(river, "the River Nile").correct and not judge_answer(river, "the Nile delta")
+    country = _text("Millisele riigile kuuluvad Fääri saared?", "TAANI", "et")
+    assert not judge_answer(country, "Taani linn") and not judge_answer(country, "Taani linnus")
+    # a question that does not say what it asks for lets every class word count
+    assert judge_answer(_text("Where did Napoleon die?", "Saint HELENA", "en"), "the island of Saint Helena")
+
+
+def test_another_languages_name_is_no_answer_when_the_question_asks_for_the_name() -> None:
+    asked = _text("What is the Estonian name of Lake Peipus?", "PEIPSI", "en")
+    assert not judge_answer(asked, "Peipus")
+    plain = _text("Which lake lies on the border of Estonia and Russia?", "PEIPUS", "en")
+    assert judge_answer(plain, "Peipsi").code == "other_language"
+    assert judge_answer(plain, "Lake Peipsi").correct
+    # another language's name is an exact alternative only: no typo or slip of it ("Atenea" is not Ateena)
+    athens = _text("¿En qué ciudad se celebraron en 1896 los primeros Juegos Olímpicos modernos?", "ATENAS", "es")
+    assert not judge_answer(athens, "Atenea") and judge_answer(athens, "Ateena").code == "other_language"
+
+
+def test_a_sound_alike_slip_never_makes_a_wrong_option_right() -> None:
+    q = Question(id="q", kind="text", prompt="Which country?", answer="Kenya", options=("Kenya", "Kenia"), correct=0)
+    assert not judge_answer(q, "Kenia")  # a wrong option is another answer, not a slip
+    assert judge_answer(Question(id="q", kind="text", prompt="Which country?", answer="Kenya"), "Kenia").code == (
+        "sound_alike"
+    )
+    assert not judge_answer(_text("Which city?", "Lyon", "en"), "Lion")  # a known short name of its own
+
+
+def test_keyboard_letters_are_the_book_reading_with_strict_settings() -> None:
+    assert judge_answer("Pärnu", "Parnu", language="et").code == "keyboard_letters"
+    assert not judge_answer("Pärnu", "Parnu", language="et", accents="strict")
+    assert not judge_answer("Pärnu", "Parnu", language="et", typos="strict")
+    assert not judge_answer("España", "Espana", language="es", keyboard_letters=False)
+    assert "keyboard" in judge_answer("Tartu Ülikool", "Tartu Ulikol", language="et").reason

@@ -4,7 +4,9 @@ The fast paths of the judge (length pre-filters, early stops in number and date 
 must never change a verdict. The answers are generated from a seed (right answers, case and article changes,
 one and two typos, near misses with numbers and letters, known wrong answers, long junk up to 4 KiB) and every
 field of every verdict (correct, reason, method, matched, edits, code, params …) is hashed; the hashes were
-saved from the judge before the fast paths. Regenerate the corpus only when a verdict is meant to change:
+saved from the judge before the fast paths, and saved again for judge v3, whose only changed verdicts are 14
+swapped or doubled letters in names of five and six letters ("Prais", "Pränu", "Syndey", "Romaans": now
+``sound_alike``). Regenerate the corpus only when a verdict is meant to change:
 
     .venv/bin/python tests/trivia/test_judge_corpus.py
 """

@@ -177,6 +177,40 @@ def test_the_reader_overrules_a_wrong_suggestion() -> None:
     assert mindtable.replay(json.loads(json.dumps(record))).snapshot() == match.snapshot()
 
 
+def test_after_an_overrule_the_reason_says_the_verdict_decided() -> None:
+    # the judge's words for its suggestion ("a small typo, accepted") never stand under the opposite verdict
+    match = asking("qr-03", "history")
+    act(match, ANSWERER, "ask_answer", text="Augustos")
+    suggestion = match.state["ask"]["suggestion"]
+    assert suggestion["correct"] is True and suggestion["code"] == "typo"
+    verdict = decided(act(match, READER, "ask_overrule"))
+    assert verdict["correct"] is False and verdict["overruled"] is True
+    assert verdict["code"] == "overruled_wrong" and verdict["params"]["judge"] == "typo"
+    assert "ruled wrong" in verdict["reason"]
+    match = asking("qr-03", "history")
+    act(match, ANSWERER, "ask_answer", text="Octavianus the young")
+    verdict = decided(act(match, READER, "ask_overrule"))
+    assert verdict["correct"] is True and verdict["code"] == "overruled_right" and "ruled right" in verdict["reason"]
+    match = asking("qr-01", "science")  # a list recounted: the count the reader gave, in the list's own words
+    act(match, ANSWERER, "ask_answer", text="helium, neon, gold")
+    verdict = decided(act(match, READER, "ask_overrule", named=3))
+    assert verdict["code"] == "list_complete" and verdict["params"]["named"] == 3
+    assert verdict["reason"].startswith("3 of 3 items")
+    match = asking("qr-03", "history")  # confirmed: the judge's own reason stands
+    act(match, ANSWERER, "ask_answer", text="Augustus")
+    verdict = decided(act(match, READER, "ask_confirm"))
+    assert verdict["code"] != "overruled_right" and verdict["overruled"] is False
+
+
+def test_the_overruled_codes_have_words_in_every_language() -> None:
+    from mindtable.trivia.quiz import OVERRULED_CODES
+    from mindtable.web import STATIC_DIR
+
+    for language in ("en", "es", "et"):
+        words = json.loads((STATIC_DIR / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+        assert all(words.get(f"judge.{code}") for code in OVERRULED_CODES), language
+
+
 def test_a_list_answer_is_judged_item_by_item_and_the_reader_may_recount() -> None:
     match = asking("qr-01", "science")
     act(match, ANSWERER, "ask_answer", text="helium, neon, gold")

@@ -369,7 +369,7 @@ class CaidaLibre(Game):
     moves = MOVES
     codes = CODES
     seat_params = SEAT_PARAMS
-    rules_revision = 2  # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess
+    rules_revision = 3  # 3: judge v3 (docs/trivia.md: what players type, surname_alone off asks the whole name)
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"
     cli_commands = "mindtable.games.caida_libre.study:app"

@@ -725,7 +725,7 @@ class EestiMalumang(Game):
     codes = CODES
     seat_params = SEAT_PARAMS
     label_params = LABEL_PARAMS
-    rules_revision = 2  # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess
+    rules_revision = 3  # 3: judge v3 (docs/trivia.md: what players type, surname_alone off asks the whole name)
     web_module = "eesti-malumang"
     progress_label = "questions asked"
     terminal = "mindtable.games.eesti_malumang.terminal:run_terminal"
