@@ -544,3 +544,15 @@ async def _read_soon(reader: asyncio.StreamReader, timeout: float) -> bytes | No
         return None
     except ConnectionResetError:  # refused with a reset: closed
         return b""
+
+
+def test_a_rematch_room_counts_against_the_address_that_asked_for_it(tmp_path) -> None:
+    from mindtable.server.limits import Limits
+
+    app = create_app(db_url=str(tmp_path / "rematch.sqlite3"), limits=Limits(rooms_per_address=1, rest_burst=1000))
+    with client_at(app, "192.0.2.10") as http:
+        first = http.post("/api/rooms", json={"game": "the-mind", "players": 2, "name": "Ana"}).json()
+        app.state.manager.rooms[first["code"]].status = "over"  # as if played to the end
+        assert http.post("/api/rooms", json={"game": "the-mind", "players": 2}).status_code == 201
+        again = http.post(f"/api/rooms/{first['code']}/rematch", headers={"Authorization": f"Bearer {first['token']}"})
+        assert again.status_code == 429 and again.json()["detail"]["code"] == "too_many_rooms"
