@@ -155,6 +155,12 @@ def simulate(
     engine: Annotated[
         str, typer.Option("--engine", help="auto (fast batch simulator when the game has one), match or vector.")
     ] = "auto",
+    backend: Annotated[
+        str, typer.Option("--backend", help="local (this machine's processes) or ray (needs mindtable[cluster]).")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="--backend ray: the Ray cluster's address (default: a local Ray).")
+    ] = None,
     option: GameOptionOption = None,
     bot_param: BotParamOption = None,
     json_path: Annotated[Path | None, typer.Option("--json", help="Write the summary as JSON to this file.")] = None,
@@ -211,6 +217,8 @@ def simulate(
                 engine=engine,
                 progress=advance,
                 vary=varied,
+                backend=backend,
+                address=address,
             )
     except MindtableError as exc:
         fail(str(exc))

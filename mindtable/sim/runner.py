@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -148,8 +149,8 @@ def _vector_block(
 
 
 # -- planning --------------------------------------------------------------------------------------
-def _match_tasks(games: int, seed: int, workers: int) -> Iterator[tuple[int, range]]:
-    chunk = max(1, min(MAX_MATCH_CHUNK, games // (workers * 8) or 1))
+def _match_tasks(games: int, seed: int, workers: int, per_worker: int = 8) -> Iterator[tuple[int, range]]:
+    chunk = max(1, min(MAX_MATCH_CHUNK, games // (workers * per_worker) or 1))
     for start in range(0, games, chunk):
         stop = min(games, start + chunk)
         yield stop - start, range(seed + start, seed + stop)
@@ -220,6 +221,77 @@ def _run_tasks(
         return [future.result() for future in ordered]
 
 
+#: Where the tasks run: ``local`` (this machine's processes) or ``ray`` (a Ray cluster, or a local Ray).
+BACKENDS = ("local", "ray")
+
+
+def _run_tasks_ray(
+    function: Callable[..., Any],
+    tasks: list[tuple[int, tuple[Any, ...]]],
+    workers: int,
+    total: int,
+    progress: ProgressCallback | None,
+    address: str | None,
+) -> list[Any]:
+    """:func:`_run_tasks` on Ray: the same tasks (so the same results for the same seed), at most two per
+    worker in flight (backpressure: the driver never holds the whole study's futures), progress as tasks
+    finish, and every task cancelled if the run is stopped (an error, Ctrl-C). A Ray already started by the
+    caller (``ray.init``) is used as it is; otherwise this starts one (``address``: a cluster's, else a local
+    Ray of ``workers`` CPUs) and shuts it down after."""
+    try:
+        import ray
+    except ImportError:
+        raise SimulationError("the ray backend needs Ray: pip install 'mindtable[cluster]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        if os.environ.get("MINDTABLE_GAMES"):
+            env["MINDTABLE_GAMES"] = os.environ["MINDTABLE_GAMES"]  # games registered at run time
+        ray.init(
+            address=address,
+            num_cpus=None if address else workers,
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+            runtime_env={"env_vars": env},
+        )
+    try:
+        remote = ray.remote(num_cpus=1, max_retries=0)(function)
+        limit = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))
+        results: dict[int, Any] = {}
+        running: dict[Any, int] = {}
+        done = 0
+        queue = iter(enumerate(tasks))
+        if progress is not None:
+            progress(0, total)
+        try:
+            while True:
+                for index, (_, args) in queue:
+                    running[remote.remote(*args)] = index
+                    if len(running) >= limit:
+                        break
+                if not running:
+                    break
+                finished, _ = ray.wait(list(running), num_returns=1)
+                for ref in finished:
+                    index = running.pop(ref)
+                    outcome = ray.get(ref)
+                    if isinstance(outcome, str):
+                        raise _VectorUnsupported(outcome)
+                    results[index] = outcome
+                    done += tasks[index][0]
+                if progress is not None:
+                    progress(done, total)
+        except BaseException:
+            for ref in running:
+                ray.cancel(ref, force=True)
+            raise
+        return [results[index] for index in range(len(tasks))]
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
 def parse_engine(engine: str) -> str:
     if engine not in ENGINES:
         raise SimulationError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
@@ -238,6 +310,8 @@ def run_simulation(
     engine: str = "auto",
     progress: ProgressCallback | None = None,
     vary: tuple[str, Sequence[Any]] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationRun:
     """Play ``games`` matches of ``game_id`` with ``bot`` in every seat and summarise them.
 
@@ -245,8 +319,22 @@ def run_simulation(
     called with (games done, games in total) as blocks finish. ``vary`` (a bot parameter and its values)
     seats bots with those values in turn, shifted one seat per game (:func:`seat_values`), and adds the wins
     by value (the match engine plays these). Bad games, options or bot parameters raise a
-    :class:`~mindtable.core.errors.MindtableError` saying what is allowed.
+    :class:`~mindtable.core.errors.MindtableError` saying what is allowed. ``backend="ray"`` runs the same
+    tasks on Ray (``address``: a cluster; default a local Ray of ``workers`` CPUs): the same summary as the
+    local backend for the same seed.
     """
+    if backend not in BACKENDS:
+        raise SimulationError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise SimulationError("address names a Ray cluster: give it with backend 'ray'")
+
+    def run_tasks(
+        function: Callable[..., Any], tasks: list[tuple[int, tuple[Any, ...]]], count: int, total: int
+    ) -> list[Any]:
+        if backend == "ray":
+            return _run_tasks_ray(function, tasks, count, total, progress, address)
+        return _run_tasks(function, tasks, count, total, progress)
+
     engine = parse_engine(engine)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SimulationError(f"games must be a whole number >= 1, got {games!r}")
@@ -302,7 +390,7 @@ def run_simulation(
                 (n, (game_id, players, resolved, bot, bot_params, n, block_seed))
                 for n, block_seed in _vector_tasks(games, seed)
             ]
-            outcomes = _run_tasks(_vector_block, vector_tasks, workers, games, progress)
+            outcomes = run_tasks(_vector_block, vector_tasks, workers, games)
             if outcomes and isinstance(outcomes[-1], str):
                 raise _VectorUnsupported(outcomes[-1])
             tally = Tally(players)
@@ -321,10 +409,11 @@ def run_simulation(
         used = "match"
         match_tasks = [
             (n, (game_id, players, resolved, bot, bot_params, seeds, seed, varied))
-            for n, seeds in _match_tasks(games, seed, workers)
+            # Ray's tasks cost more to hand out than a local pool's: fewer, larger batches (same games, seeds).
+            for n, seeds in _match_tasks(games, seed, workers, 2 if backend == "ray" else 8)
         ]
         tally = Tally(players, detail_keys=tuple(game.simulation_details))
-        for outcome in _run_tasks(_match_chunk, match_tasks, workers, games, progress):
+        for outcome in run_tasks(_match_chunk, match_tasks, workers, games):
             tally.merge(outcome)
     elapsed = time.perf_counter() - started
 
