@@ -55,15 +55,32 @@ def _answer_key(q: Question) -> str:
     return normalise(q.display_answer or q.answer, q.language).compact
 
 
+def _question_text(q: Question) -> str:
+    """What a question asks, for comparing: its prompt — and for a "which is higher" question its two options
+    too, since a shared prompt ("Which happened first?", "Which country is larger?") asks nothing by itself."""
+    if q.kind == "higher" and q.options:
+        return f"{q.prompt} {' / '.join(sorted(q.options))}"
+    return q.prompt
+
+
+def _contrasting(a: str, b: str) -> bool:
+    """Two near-identical prompts that differ in a number ("the 100-kroon note" / "the 500-kroon note", "the
+    largest island" / "the second-largest": the judge's normalising writes ordinals as figures) ask two things."""
+    diff = set(a.split()) ^ set(b.split())
+    return any(any(ch.isdigit() for ch in token) for token in diff)
+
+
 def find_duplicates(questions: Sequence[Question], threshold: float = 88.0) -> list[Duplicate]:
     """Exact and near duplicates within each language. Near: question similarity ≥ ``threshold`` (rapidfuzz
-    ``token_sort_ratio`` on normalised text) and the same answer, or ≥ 97 whatever the answer."""
+    ``token_sort_ratio`` on normalised text) and the same answer, or ≥ 97 whatever the answer — unless the two
+    prompts differ in a number (then they ask two things). A "which is higher" question is compared with its
+    options (:func:`_question_text`)."""
     out: list[Duplicate] = []
     by_language: dict[str, list[Question]] = {}
     for q in questions:
         by_language.setdefault(q.language, []).append(q)
     for language, qs in by_language.items():
-        keys = [normalise(q.prompt, language).key for q in qs]
+        keys = [normalise(_question_text(q), language).key for q in qs]
         # token_sort_ratio = ratio of the texts with their words sorted: sort once, not per comparison
         sorted_keys = [" ".join(sorted(key.split())) for key in keys]
         answers = [_answer_key(q) for q in qs]
@@ -85,7 +102,7 @@ def find_duplicates(questions: Sequence[Question], threshold: float = 88.0) -> l
                     if j <= i or (i, j) in seen:
                         continue
                     score = float(row[j])
-                    if answers[i] == answers[j] or score >= 97:
+                    if answers[i] == answers[j] or (score >= 97 and not _contrasting(keys[i], keys[j])):
                         seen.add((i, j))
                         exact = keys[i] == keys[j] and answers[i] == answers[j]
                         out.append(Duplicate(qs[i], qs[j], score, exact))
