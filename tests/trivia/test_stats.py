@@ -70,3 +70,15 @@ def test_prompts_that_differ_in_a_number_ask_two_things() -> None:
     ]
     pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
     assert pairs == {("a", "e")}
+
+
+def test_a_shortened_rewording_with_the_same_answer_is_a_near_duplicate() -> None:
+    questions = [
+        q("a", "How many interlocking rings are there on the Olympic flag?", "FIVE (5)"),
+        q("b", "How many rings are there on the Olympic flag?", "five (5)"),
+        q("c", "How many rings does a tree grow in a year?", "one (1)"),
+        q("d", "How many players from each team are on the court in a handball match?", "SEVEN"),
+        q("e", "How many players from each team are in the water in a water polo match?", "SEVEN"),
+    ]
+    pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
+    assert pairs == {("a", "b")}
