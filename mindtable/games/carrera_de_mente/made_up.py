@@ -89,6 +89,8 @@ def plain_case(text: str, language: str) -> str:
     ('She-Wolf', 'Gregory XIII', 'Strait of Gibraltar')
     >>> plain_case("José de SAN MARTÍN", "es"), plain_case("HAL 9000", "en"), plain_case("twelve GRAPES", "en")
     ('José de San Martín', 'HAL 9000', 'Twelve Grapes')
+    >>> plain_case("Hattie McDANIEL", "en"), plain_case("Leonardo DiCAPRIO", "en"), plain_case("Paul McCartney", "en")
+    ('Hattie McDaniel', 'Leonardo DiCaprio', 'Paul McCartney')
     """
     words = strip_brackets(text).split()
     articles = _ARTICLES.get(language, ())
@@ -112,7 +114,9 @@ def _plain_word(word: str, *, first: bool, alone: bool, model: bool) -> str:
             small = lower in _SMALL and not (first and k == 0)
             shown.append(lower if small else lower[:1].upper() + lower[1:])
         else:
-            shown.append(part)  # written in ordinary case already: Pérez, McCartney, d'Artagnan
+            # written in ordinary case (Pérez, McCartney, d'Artagnan), or a capital marker inside a name
+            # ("McDANIEL", "DiCAPRIO"): a run of capitals keeps only its first one
+            shown.append(re.sub(r"[^\W\d_a-z]{2,}", lambda m: m.group(0)[0] + m.group(0)[1:].lower(), part))
     return "".join(shown)
 
 
