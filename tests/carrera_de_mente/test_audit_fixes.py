@@ -282,3 +282,20 @@ def test_asking_for_closed_options_is_refused_the_same_way_whether_or_not_the_qu
             match.apply({"type": "ask_options", "seat": 0})
         refusals.append((refused.value.code, refused.value.params))
     assert refusals == [("ask_options_closed", {}), ("ask_options_closed", {})]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "et"])
+def test_the_terminal_offers_and_tells_a_declined_steal_in_every_language(language: str) -> None:
+    from mindtable.games.carrera_de_mente.terminal import describe, event_line
+
+    match = position(pegs=[PINK_SQUARE, PINK_SQUARE, 30], prizes={1: ["green"]}, arrive=True, edit=only(PLAIN))
+    roll_number(match)
+    answer_right(match)
+    view = match.view(0)
+    entry = next(a for a in match.legal_actions(0) if a["type"] == "no_steal")
+    line = describe(entry, view, language)
+    assert line and "{" not in line and "no_steal" not in line
+    events = match.apply({"type": "no_steal", "seat": 0})
+    told = event_line("steal_declined", next(e.data for e in events if e.type == "steal_declined"), language)
+    stolen = event_line("stolen", {"seat": 0, "victim": 1, "colour": "green", "kept": True}, language)
+    assert told and "{" not in told and stolen and told.split()[:2] == stolen.split()[:2]  # seats said as "stolen" says them
