@@ -298,4 +298,5 @@ def test_the_terminal_offers_and_tells_a_declined_steal_in_every_language(langua
     events = match.apply({"type": "no_steal", "seat": 0})
     told = event_line("steal_declined", next(e.data for e in events if e.type == "steal_declined"), language)
     stolen = event_line("stolen", {"seat": 0, "victim": 1, "colour": "green", "kept": True}, language)
-    assert told and "{" not in told and stolen and told.split()[:2] == stolen.split()[:2]  # seats said as "stolen" says them
+    # the seats are said as the "stolen" line says them
+    assert told and "{" not in told and stolen and told.split()[:2] == stolen.split()[:2]
