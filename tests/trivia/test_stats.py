@@ -43,3 +43,42 @@ def test_many_questions_are_compared_in_chunks() -> None:
     questions.append(q("dup", "Question number 5 about topic 595", "5"))
     pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
     assert ("q5", "dup") in pairs
+
+
+def test_comparison_cards_sharing_a_prompt_are_not_duplicates_unless_they_compare_the_same_two() -> None:
+    """Caída Libre's More or Less: "Which happened first?" asks nothing until its two options are read."""
+
+    def higher(qid: str, prompt: str, options: tuple[str, str], correct: int) -> Question:
+        return Question(id=qid, kind="higher", prompt=prompt, options=options, correct=correct)
+
+    questions = [
+        higher("a", "Which happened first?", ("the Battle of Hastings", "the Battle of Lepanto"), 0),
+        higher("b", "Which happened first?", ("the launch of Sputnik", "the first Moon landing"), 0),
+        higher("c", "Which happened first?", ("the Battle of Lepanto", "the Battle of Hastings"), 1),
+    ]
+    pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
+    assert pairs == {("a", "c")}
+
+
+def test_prompts_that_differ_in_a_number_ask_two_things() -> None:
+    questions = [
+        q("a", "Whose portrait was on the Estonian 100-kroon banknote?", "Lydia KOIDULA"),
+        q("b", "Whose portrait was on the Estonian 500-kroon banknote?", "Carl Robert JAKOBSON"),
+        q("c", "What is Estonia's largest island by area?", "SAAREMAA"),
+        q("d", "What is Estonia's second-largest island by area?", "HIIUMAA"),
+        q("e", "Whose portrait appeared on the Estonian 100-kroon banknote?", "Lydia KOIDULA"),
+    ]
+    pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
+    assert pairs == {("a", "e")}
+
+
+def test_a_shortened_rewording_with_the_same_answer_is_a_near_duplicate() -> None:
+    questions = [
+        q("a", "How many interlocking rings are there on the Olympic flag?", "FIVE (5)"),
+        q("b", "How many rings are there on the Olympic flag?", "five (5)"),
+        q("c", "How many rings does a tree grow in a year?", "one (1)"),
+        q("d", "How many players from each team are on the court in a handball match?", "SEVEN"),
+        q("e", "How many players from each team are in the water in a water polo match?", "SEVEN"),
+    ]
+    pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
+    assert pairs == {("a", "b")}

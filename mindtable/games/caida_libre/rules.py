@@ -29,6 +29,8 @@ from mindtable.core.rng import Rng
 from mindtable.core.turns import left_of, new_turn, pass_turn
 from mindtable.kit.board import BoardError
 from mindtable.kit.deck import deck_view, discard, draw, new_deck
+from mindtable.trivia.judge import judge_answer
+from mindtable.trivia.model import question_from_dict
 from mindtable.trivia.quiz import (
     ASK_CODES,
     ASK_SEAT_PARAMS,
@@ -61,6 +63,7 @@ PACKS = ("1", "2", "3", "4", "5", "all")
 #: The penalties the book prints for each card type (a double question carries its own on the card).
 ROULETTE_PENALTY = 40
 QUOTE5_PER_ITEM = 10
+QUOTE5_PENALTY_ITEMS = 5  # the five elements asked for
 TWO_PART_PENALTY = {0: 0, 1: 20, 2: 50}  # more or less, fake/real news: by the number of wrong answers
 SHOOTOUT_PENALTY = 30
 #: The weapons' effects, as the book gives them.
@@ -245,6 +248,11 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
         penalty = 0 if verdict["correct"] else ROULETTE_PENALTY
     elif kind == "quote5":
         missing = int(verdict.get("missing", 0))
+        if state["options"].get("quote5_wrong_names"):
+            # house rule: each wrong name counts as a missing one (at most the five asked for)
+            wrong = quote5_wrong_names(ask, int(verdict.get("named", 0)))
+            card["wrong_names"] = wrong
+            missing = min(int(verdict.get("needed", 5)), missing + wrong)
         card["missing"] = missing
         penalty = QUOTE5_PER_ITEM * missing
     elif kind in ("more_or_less", "fake_news"):
@@ -260,6 +268,21 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
             penalty = 0
     assert penalty is not None, f"unknown card type {kind!r}"
     return _score(state, penalty)
+
+
+def quote5_wrong_names(ask: dict[str, Any], named: int) -> int:
+    """How many of the names typed for a Quote 5 are wrong, when ``named`` of them are counted right (by the judge
+    or by the asker's ticks): every entry typed (the judge's own reading of the list, repeats left out) less
+    ``named``. Only when nothing is counted right may one wrong name go uncounted — five are missing then anyway."""
+    question = question_from_dict(ask["card"]["questions"][ask["index"]])
+    given = ask.get("given") or ""
+    if not given.strip():
+        return 0
+    # Asked for one item with extras counted as wrong, the judge names every entry: found + wrong.
+    probe = judge_answer(replace(question, count=1), given, **{**ask["rules"], "list_extras": "wrong"})
+    details = probe.details
+    entries = int(details["given"]) if probe.code == "list_extra_wrong" else len(probe.matched_items)
+    return max(0, entries - named)
 
 
 def _move(state: State, seat: int, delta: int, why: str) -> dict[str, Any]:
@@ -299,6 +322,23 @@ def _score(state: State, penalty: int) -> list[Event]:
         extra = DYNAMITE_EXTRA if kind == "dynamite" else 0
         moves.append(_move(state, seat, -(penalty + extra), "dynamite" if extra else "penalty"))
     card = state["card"]
+    notes: list[Event] = []
+    if kind and not correct and card["type"] == "quote5" and card.get("missing", 0) < QUOTE5_PENALTY_ITEMS:
+        # "Correct" for a weapon is a card that cost nothing: four names of five is a wrong answer for it.
+        verdict = ask["verdict"]
+        notes.append(
+            Event(
+                "cl_partly_wrong",
+                {
+                    "seat": seat,
+                    "weapon": kind,
+                    "named": int(verdict.get("named", 0)),
+                    "needed": int(verdict.get("needed", QUOTE5_PENALTY_ITEMS)),
+                    "penalty": penalty,
+                    "extra": DYNAMITE_EXTRA if kind == "dynamite" else 0,
+                },
+            )
+        )
     state["played"] += 1
     state["history"].append(list(state["iq"]))
     summary = {
@@ -316,12 +356,16 @@ def _score(state: State, penalty: int) -> list[Event]:
     }
     if card["type"] == "quote5":
         summary["missing"] = card.get("missing", 0)
+        if "wrong_names" in card:
+            summary["wrong_names"] = card["wrong_names"]
+    if notes:
+        summary["notes"] = [{"code": n.type, "params": dict(n.data)} for n in notes]
     state["last"] = summary
     discard(state["deck"], card["id"])
     state["ask"] = None
     state["card"] = None
     state["weapon"] = None
-    events = [Event("card_scored", summary)]
+    events = [*notes, Event("card_scored", summary)]
     fallen = [s for s in range(state["players"]) if state["iq"][s] == 0]
     if fallen:
         state["fallen"] = fallen
@@ -332,13 +376,25 @@ def _score(state: State, penalty: int) -> list[Event]:
 
 
 def _timed(move: Move) -> Move:
-    """An ask move that also keeps ``state["now"]`` (the latest time an action carried)."""
-    effect = move.effect
+    """An ask move that also keeps ``state["now"]`` (the latest time an action carried). A Quote 5 is named "in
+    less than 15 seconds": an answer or a name typed at the deadline itself (15.000 s) is too late."""
+    effect, gate = move.effect, move.gate
 
     def run(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         _now(state, action)
         return effect(state, action, rng)
 
+    def in_time(state: State, seat: Any, at: Any) -> IllegalAction | None:
+        refusal = gate(state, seat, at)
+        ask = state.get("ask")
+        if refusal is None and ask is not None and state.get("card") and state["card"]["type"] == "quote5":
+            deadline = ask.get("deadline")
+            if deadline is not None and at is not None and at >= deadline:
+                return refuse("ask_time_up", deadline=deadline)
+        return refusal
+
+    if move.type in ("ask_answer", "ask_type"):
+        return replace(move, effect=run, gate=in_time)
     return replace(move, effect=run)
 
 
@@ -369,7 +425,10 @@ class CaidaLibre(Game):
     moves = MOVES
     codes = CODES
     seat_params = SEAT_PARAMS
-    rules_revision = 3  # 3: judge v3 (docs/trivia.md: what players type, surname_alone off asks the whole name)
+    # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: a Quote 5 answer
+    # at the deadline itself (15.000 s) is too late ("in less than 15 seconds"). Also 3: judge v3 (docs/trivia.md: what players type; with
+    # surname_alone off a person is asked for the whole name).
+    rules_revision = 3
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"
     cli_commands = "mindtable.games.caida_libre.study:app"
@@ -393,6 +452,13 @@ class CaidaLibre(Game):
         ),
         Option("weapons", bool, default=True, help="play with the weapon squares"),
         Option("quote5_seconds", int, default=15, choices=(15, 20, 30), help="seconds for a Quote 5"),
+        Option(
+            "quote5_wrong_names",
+            bool,
+            default=False,
+            help="house rule: in a Quote 5 each wrong name counts as a missing one (at most five); the book "
+            "counts only the missing ones",
+        ),
         Option("answer_seconds", int, default=0, choices=(0, 30, 60), help="seconds to answer other cards (0: none)"),
         Option("confirm_seconds", int, default=0, choices=(0, 20, 60), help="seconds the asker has to judge (0: none)"),
         Option("typos", str, default="normal", choices=("strict", "normal", "lenient"), help="typo tolerance"),

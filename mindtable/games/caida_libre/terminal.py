@@ -43,7 +43,7 @@ WEAPONS = ("sniper", "hook", "dynamite", "jetpack", "armageddon")
 #: Actions a person does not pick from the menu: the draft of a typed answer, and what this game never opens.
 MENU_SKIP = ("ask_type", "ask_options", "ask_call_vote", "ask_vote")
 #: The events told as a line to the person who gets the keyboard next.
-TOLD_EVENTS = ("deck_reshuffled", "weapon_armed", "target_chosen", "card_scored", "free_fall")
+TOLD_EVENTS = ("deck_reshuffled", "weapon_armed", "target_chosen", "cl_partly_wrong", "card_scored", "free_fall")
 #: The narrowest the scale's label column gets (the English labels and a space).
 SCALE_COLUMN = 16
 
@@ -242,6 +242,12 @@ class Screen:
                 name=self.seat(event["seat"]),
                 weapon=self.weapon(event["weapon"]),
                 target=self.seat(event["target"]),
+            )
+        if kind == "cl_partly_wrong":
+            params = {k: v for k, v in event.items() if k != "type"}
+            return say(
+                "cl.note.cl_partly_wrong",
+                **{**params, "name": self.seat(event["seat"]), "weapon": self.weapon(event["weapon"])},
             )
         if kind == "card_scored":
             line = say(

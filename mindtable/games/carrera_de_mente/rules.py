@@ -18,6 +18,7 @@ import functools
 import json
 import zlib
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from mindtable.core.codes import refuse
@@ -51,9 +52,9 @@ from mindtable.trivia.quiz import (
     open_ask,
     waiting_for,
 )
-from mindtable.trivia.text import strip_brackets
 
 from .content import BOARDS, LANGUAGES, PRIZE_COLOURS, TOPICS, read_board, read_booklets
+from .made_up import option_pair
 
 #: Prize tokens of each colour in the box (36 hexagonal tokens, six colours).
 TOKENS_PER_COLOUR = 6
@@ -70,14 +71,20 @@ CODES: dict[str, str] = {
     "cm_not_a_booklet": "{topic!r} is not a booklet; choose one of {allowed}",
     "cm_lap_colour": "a lap prize must be a colour you do not have yet: {allowed}",
     "cm_steal_colour": "seat {victim} holds no {colour!r} token; choose one of {allowed}",
+    "cm_steal_held": "you hold {colour!r} already and seat {victim} holds colours you lack: take one of {allowed}",
 }
 #: Parameters of refusals that name a seat (shown as the player's name).
-SEAT_PARAMS: dict[str, tuple[str, ...]] = {**ASK_SEAT_PARAMS, "cm_steal_colour": ("victim",)}
+SEAT_PARAMS: dict[str, tuple[str, ...]] = {
+    **ASK_SEAT_PARAMS,
+    "cm_steal_colour": ("victim",),
+    "cm_steal_held": ("victim",),
+}
 #: Parameters that are ids a page shows by their label (``cm.colour.<id>``, ``cm.topic.<id>``).
 LABEL_PARAMS: dict[str, dict[str, str]] = {
     "cm_not_a_booklet": {"topic": "cm.topic", "allowed": "cm.topic"},
     "cm_lap_colour": {"allowed": "cm.colour"},
     "cm_steal_colour": {"colour": "cm.colour", "allowed": "cm.colour"},
+    "cm_steal_held": {"colour": "cm.colour", "allowed": "cm.colour"},
 }
 
 #: Room options: answer time and exactness (the book leaves both to the group), the variants, the board, the
@@ -110,6 +117,13 @@ OPTIONS: tuple[Option, ...] = (
         default=0,
         choices=(0, 20, 60),
         help="time the asker has to confirm or overrule (0: no limit; then the judge's suggestion stands)",
+    ),
+    Option(
+        "steal_any_colour",
+        bool,
+        default=False,
+        help="a stealer may take a colour they hold (it goes back to the box) even when the victim holds one "
+        "they lack (the book: only when the victim holds nothing they lack, clarification 2)",
     ),
     Option("surname_alone", bool, default=True, help="when a name is asked for, the surname alone is enough"),
     Option(
@@ -276,30 +290,15 @@ def pick_question(state: State, topic: str, number: int) -> tuple[dict[str, Any]
     raise AssertionError("a booklet with questions always has an unused one")  # pragma: no cover
 
 
-def _option_text(text: str) -> str:
-    """An answer as an option is read out: its required part, words capitalised ("FIFTEEN" -> "Fifteen")."""
-    return " ".join(w[:1].upper() + w[1:].lower() if w.isupper() else w for w in strip_brackets(text).split())
+def unpack_booklet(text: str) -> list[list[Any]]:
+    """A packed booklet (:func:`pack_booklet`) as its list (read-only, cached)."""
+    return _parse_booklet(text)
 
 
-def made_up_option(state: State, topic: str, question: dict[str, Any], rng: Rng) -> str:
-    """Variant 3: a wrong option made up for a question printed without options — a number near the answer
-    for a numeric answer, else the answer of another question of the same booklet."""
-    right = _option_text(question["answer"])
-    value = question.get("value")
-    if isinstance(value, (int, float)):
-        step = max(1, round(abs(float(value)) * 0.2))
-        wrong = float(value) + (step if rng.roll(2) == 1 else -step)
-        shown = str(int(wrong)) if float(wrong).is_integer() else f"{wrong:g}"
-        if shown != right:
-            return shown
-    pool = [
-        _option_text(q["answer"])
-        for _, qs in booklet(state, topic)
-        for q in qs
-        if q["id"] != question["id"] and q.get("answer")
-    ]
-    pool = [p for p in pool if p and p.casefold() != right.casefold()]
-    return pool[rng.randint(0, len(pool) - 1)] if pool else "?"
+def made_up_option(state: State, topic: str, question: dict[str, Any], rng: Rng) -> tuple[str, str]:
+    """Variant 3: ``(right, made_up)`` for a question printed without options — the right option's text and
+    one wrong option of the same kind, written the same way (:mod:`.made_up`)."""
+    return option_pair(question, state["booklets"][topic], state["options"]["language"], rng)
 
 
 def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Event]:
@@ -318,7 +317,7 @@ def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Ev
     mode = "never" if never else "allowed"
     question = dict(question)
     if options["variant_young"] and not question.get("options") and not options["variant_experts"]:
-        right, wrong = _option_text(question["answer"]), made_up_option(state, topic, question, rng)
+        right, wrong = made_up_option(state, topic, question, rng)
         first = rng.roll(2) - 1
         question["options"] = [right, wrong] if first == 0 else [wrong, right]
         question["correct"] = first
@@ -389,7 +388,8 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
         events.append(Event("turn_over", {"seat": seat, "reason": "wrong"}))
         return events + _end_turn(state)
     stats["right"][seat] += 1
-    with_options = bool(verdict.get("with_options"))
+    # "one square for an answer after appealing to the options", whatever the kind of the question
+    with_options = bool(verdict.get("with_options")) or bool(ask.get("options_shown"))
     steps = MOVE_WITH_OPTIONS if with_options else MOVE_DIRECT
     star = context["star"]
     if star is not None:
@@ -502,6 +502,16 @@ def _steal(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     return events + _move(state, seat, state["pending"]["steps"], "answer")
 
 
+def _no_steal(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    """The book's "the player *may* steal": the stealer leaves this victim's peg as it is."""
+    seat = action["seat"]
+    victim = state["pending"]["steal_from"].pop(0)
+    events = [Event("steal_declined", {"seat": seat, "victim": victim})]
+    if state["pending"]["steal_from"]:
+        return events
+    return events + _move(state, seat, state["pending"]["steps"], "answer")
+
+
 def _topics(state: State, seat: Any) -> list[str]:
     return list(TOPICS)
 
@@ -518,14 +528,28 @@ def _lap_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
     return refuse("cm_lap_colour", allowed=_lap_domain(state, seat))
 
 
-def _steal_domain(state: State, seat: Any) -> list[str]:
+def steal_choices(state: State, seat: int) -> list[str]:
+    """The colours ``seat`` may take from the first player waiting to be robbed: those the victim holds that the
+    stealer lacks ("place it on their own peg"); only when there is none, any of the victim's (it goes back to
+    the box, clarification 2). With the room option ``steal_any_colour``, any of the victim's colours."""
     pending = state["pending"]["steal_from"]
-    return prizes(state, pending[0]) if pending else []
+    if not pending:
+        return []
+    theirs = prizes(state, pending[0])
+    if state["options"].get("steal_any_colour"):
+        return theirs
+    return [c for c in theirs if not holds(state["tokens"], seat, c)] or theirs
+
+
+def _steal_domain(state: State, seat: Any) -> list[str]:
+    return steal_choices(state, seat) if seat == state["turn"]["seat"] else []
 
 
 def _steal_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
     pending = state["pending"]["steal_from"]
     victim = pending[0] if pending else -1
+    if victim >= 0 and value in prizes(state, victim):
+        return refuse("cm_steal_held", victim=victim, colour=str(value)[:40], allowed=_steal_domain(state, seat))
     return refuse(
         "cm_steal_colour",
         victim=victim,
@@ -536,6 +560,40 @@ def _steal_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
 
 def _colour_labels(state: State, seat: Any) -> dict[str, str]:
     return {c: c for c in PRIZE_COLOURS}
+
+
+def _ask_moves() -> list[Move]:
+    """The shared ask step's moves, with two changes for Carrera's options:
+
+    * asking for the options where they are closed (a star, an occupied square, variant 2) is refused with
+      ``ask_options_closed`` for every question, before anything else is looked at: whether the hidden
+      question prints options must not show through the refusal;
+    * once the options of a list question are read out (variant 3's made-up pair: the whole list, or the list
+      with one wrong name), picking one of them is a choice between the two, judged as such."""
+    moves = ask_moves(on_decided=_decided)
+    out = []
+    for move in moves:
+        if move.type == "ask_options":
+            base_gate, base_effect = move.gate, move.effect
+
+            def gate(state: State, seat: Any, at: Any, _base: Any = base_gate) -> IllegalAction | None:
+                refusal = _base(state, seat, at)
+                ask = state.get("ask")
+                if refusal is not None and refusal.code == "ask_no_options" and ask and ask["options"] == "never":
+                    return refuse("ask_options_closed")
+                return refusal
+
+            def effect(state: State, action: dict[str, Any], rng: Any, _base: Any = base_effect) -> list[Event]:
+                events = _base(state, action, rng)
+                ask = state["ask"]
+                question = ask["card"]["questions"][ask["index"]]
+                if question["kind"] == "list":
+                    question["kind"] = "choice"
+                return events
+
+            move = replace(move, gate=gate, effect=effect)
+        out.append(move)
+    return out
 
 
 MOVES = MoveTable(
@@ -583,7 +641,15 @@ MOVES = MoveTable(
             params=(Param.choice("colour", _steal_domain, explain=_steal_refusal, labels=_colour_labels),),
             help="choose the colour of the token to take from the player on your square",
         ),
-        *ask_moves(on_decided=_decided),
+        Move(
+            "no_steal",
+            _no_steal,
+            _gate_turn,
+            phases=(STEAL,),
+            phase_refusal="cm_not_this_step",
+            help="take nothing from the player on your square (stealing is allowed, not required)",
+        ),
+        *_ask_moves(),
     ],
     phase_key="phase",
 )
@@ -601,7 +667,11 @@ class CarreraDeMente(Game):
     codes = CODES
     seat_params = SEAT_PARAMS
     label_params = LABEL_PARAMS
-    rules_revision = 3  # 3: judge v3 (docs/trivia.md: what players type, surname_alone off asks the whole name)
+    # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: variant 3's made-up
+    # option of the answer's kind (and for lists); a stealer may decline, and takes a colour they lack when the
+    # victim has one; closed options are refused alike for every question; one square after any options. Also 3: judge v3 (docs/trivia.md: what players type; with
+    # surname_alone off a person is asked for the whole name).
+    rules_revision = 3
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}
     option_schema = OPTIONS

@@ -58,6 +58,7 @@ EVENT_LINES = (
     "prize",
     "stolen",
     "nothing_to_steal",
+    "steal_declined",
     "lap_no_prize",
     "star_held",
     "topic_chosen",
@@ -352,6 +353,8 @@ class Screen:
             return say("term.action.lap_prize", colour=self.colour(entry["colour"]))
         if kind == "steal":
             return say("term.action.steal", colour=self.colour(entry["colour"]), victim=view["steal_from"][0])
+        if kind == "no_steal":
+            return say("term.action.no_steal", victim=view["steal_from"][0])
         if kind == "roll_number":
             return say("term.action.roll_number", n=len((view.get("context") or {}).get("digits") or []) + 1)
         if kind == "ask_answer":

@@ -82,12 +82,22 @@ CODES: dict[str, str] = {
     "em_roll_first": "roll the die first",
     "em_path_no_die": "your piece is on the finish path: no die now, take the question of your circle",
     "em_left_chooses": "on the finish square the player to the left, seat {seat}, chooses the category",
+    "em_clockwise_only": "pieces move only clockwise (variant 3): the die's {die} already took your piece to {square}",
+    "em_moved_already": "the die's {die} already took your piece to {square}: there was one square to reach",
+    "em_choose_landing": "you rolled {die}: now choose where to move, one of {allowed}",
+    "em_no_square": "say which square: one of {allowed}",
+    "em_no_category": "say which category: one of {allowed}",
+    "em_time_not_due": "the agreed game time runs until {ends_at} ms; it is not up at {at} ms",
+    "em_time_needs_at": "the game time's end must carry its time ('at'): the agreed time runs until {ends_at} ms",
 }
 
 #: The codes' parameters that name a seat (surfaces say the seat's name).
 SEAT_PARAMS: dict[str, tuple[str, ...]] = {**ASK_SEAT_PARAMS, "em_wait": ("seat",), "em_left_chooses": ("seat",)}
 #: Parameters that are ids a page shows by their label (``em.category.<id>``).
-LABEL_PARAMS: dict[str, dict[str, str]] = {"em_not_category": {"category": "em.category", "allowed": "em.category"}}
+LABEL_PARAMS: dict[str, dict[str, str]] = {
+    "em_not_category": {"category": "em.category", "allowed": "em.category"},
+    "em_no_category": {"allowed": "em.category"},
+}
 
 #: What each phase waits for (for ``em_wait``).
 STEPS = {
@@ -387,7 +397,50 @@ def _gate_turn(state: State, seat: Any, at: Any) -> IllegalAction | None:
 
 
 def _gate_roll(state: State, seat: Any, at: Any) -> IllegalAction | None:
-    return _gate_turn(state, seat, at)
+    if state["phase"] == "place":
+        return _wait(state, state["placing"])
+    if state["phase"] == "over":
+        return refuse("not_now", action="roll")
+    refusal = _gate_turn(state, seat, at)
+    if refusal is not None:
+        return refusal
+    phase = state["phase"]
+    if phase == "roll":
+        return None
+    if phase == "final_category":
+        return refuse("em_left_chooses", seat=asker_of(state, seat))
+    if phase == "path" or (state["variant"] == "standard" and on_path(state, seat)):
+        return refuse("em_path_no_die")
+    if phase == "move":
+        return refuse("em_choose_landing", die=state["die"], allowed=_landing_squares(state, seat))
+    return refuse("not_now", action="roll")
+
+
+def _gate_move(state: State, seat: Any, at: Any) -> IllegalAction | None:
+    """Moving is choosing one of the squares the die reaches; anything else says what is wrong instead."""
+    if state["phase"] == "place":
+        return _wait(state, state["placing"])
+    if state["phase"] == "over":
+        return refuse("not_now", action="move")
+    refusal = _gate_turn(state, seat, at)
+    if refusal is not None:
+        return refusal
+    phase = state["phase"]
+    if phase == "move":
+        return None
+    if state["variant"] == "cards_only":
+        return refuse("not_now", action="move")
+    if phase == "final_category":
+        return refuse("em_left_chooses", seat=asker_of(state, seat))
+    if phase == "path" or (state["variant"] == "standard" and on_path(state, seat)):
+        return refuse("em_path_no_die")
+    if phase == "roll":
+        return refuse("em_roll_first")
+    if phase in ("ask", "category") and state.get("die"):
+        # the die reached one square only and the piece went there
+        code = "em_clockwise_only" if state["options"]["clockwise_only"] else "em_moved_already"
+        return refuse(code, die=state["die"], square=state["pawns"][seat])
+    return refuse("not_now", action="move")
 
 
 def _gate_final(state: State, seat: Any, at: Any) -> IllegalAction | None:
@@ -400,8 +453,11 @@ def _gate_final(state: State, seat: Any, at: Any) -> IllegalAction | None:
 def _gate_time_up(state: State, seat: Any, at: Any) -> IllegalAction | None:
     if state["variant"] != "cards_only" or state["time_over"] or state["phase"] == "over":
         return refuse("not_now", action="em_time_up")
-    if at is not None and at < state["ends_at"]:
-        return refuse("not_now", action="em_time_up")
+    # A timer's action is accepted only when its deadline is due: it carries its time, at or after the end.
+    if at is None:
+        return refuse("em_time_needs_at", ends_at=state["ends_at"])
+    if at < state["ends_at"]:
+        return refuse("em_time_not_due", ends_at=state["ends_at"], at=at)
     return None
 
 
@@ -413,6 +469,8 @@ def _corners(state: State, seat: Any) -> list[str]:
 
 
 def _explain_corner(state: State, seat: Any, value: Any) -> IllegalAction:
+    if value is None:
+        return refuse("em_no_square", allowed=list(_corners(state, seat)))
     return refuse("em_not_estonia", square=str(value), allowed=list(_corners(state, seat)))
 
 
@@ -425,6 +483,8 @@ def _landing_squares(state: State, seat: Any) -> list[str]:
 
 
 def _explain_landing(state: State, seat: Any, value: Any) -> IllegalAction:
+    if value is None:
+        return refuse("em_no_square", allowed=_landing_squares(state, seat))
     return refuse("em_not_reachable", die=state["die"], square=str(value), allowed=_landing_squares(state, seat))
 
 
@@ -441,6 +501,8 @@ def _categories(state: State, seat: Any) -> list[str]:
 
 
 def _explain_category(state: State, seat: Any, value: Any) -> IllegalAction:
+    if value is None:
+        return refuse("em_no_category", allowed=list(CATEGORIES))
     return refuse("em_not_category", category=str(value), allowed=list(CATEGORIES))
 
 
@@ -635,13 +697,11 @@ MOVES = MoveTable(
             params=(Param.choice("square", _corners, explain=_explain_corner),),
             help="put your piece on an Estonia space (several pieces may share one)",
         ),
-        Move("roll", _roll, _gate_roll, phases=("roll",), help="roll the die"),
+        Move("roll", _roll, _gate_roll, help="roll the die"),
         Move(
             "move",
             _move,
-            _gate_turn,
-            phases=("move",),
-            phase_refusal="em_roll_first",
+            _gate_move,
             params=(Param.choice("to", _landing_squares, explain=_explain_landing, labels=_landing_labels),),
             help="move your piece: one square in each direction",
         ),
@@ -725,7 +785,10 @@ class EestiMalumang(Game):
     codes = CODES
     seat_params = SEAT_PARAMS
     label_params = LABEL_PARAMS
-    rules_revision = 3  # 3: judge v3 (docs/trivia.md: what players type, surname_alone off asks the whole name)
+    # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: the end of variant
+    # 2's game time is taken only when due (an em_time_up without its time, or before the end, is refused). Also 3: judge v3 (docs/trivia.md: what players type; with
+    # surname_alone off a person is asked for the whole name).
+    rules_revision = 3
     web_module = "eesti-malumang"
     progress_label = "questions asked"
     terminal = "mindtable.games.eesti_malumang.terminal:run_terminal"

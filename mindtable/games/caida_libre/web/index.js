@@ -208,8 +208,15 @@ export function mount(root, ctx) {
       h("h3", {}, t("cl.last")),
       h("p", { "data-testid": "cl-last-line", "data-correct": String(l.correct) }, t("cl.last_line", { name: name(l.answerer), type: t(`cl.type.${l.card_type}`), outcome })),
       h("ul", {}, l.moves.map((m) => h("li", {}, t("cl.move", { name: name(m.seat), before: m.before, after: m.after })))),
+      ...(l.notes || []).map((n) => noteLine(n.code, n.params)),
       h("ul", { class: "cl-results" }, l.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${r.answer}`))),
     ];
+  }
+
+  // A note on how the card was scored, from its code and parameters (e.g. four names of five under a weapon).
+  function noteLine(code, params) {
+    return h("p", { class: "cl-note-line", "data-testid": `cl-${code}` },
+      t(`cl.note.${code}`, { ...params, name: name(params.seat), weapon: t(`cl.weapon.${params.weapon}`) }));
   }
 
   function summary(view) {
@@ -252,6 +259,10 @@ export function mount(root, ctx) {
 
   function events(list) {
     for (const e of list) {
+      if (e.type === "cl_partly_wrong") {
+        logBox.prepend(h("li", {}, t("cl.note.cl_partly_wrong", { ...e, name: name(e.seat), weapon: t(`cl.weapon.${e.weapon}`) })));
+        continue;
+      }
       if (e.type !== "card_scored" && e.type !== "free_fall") continue;
       const text =
         e.type === "free_fall"

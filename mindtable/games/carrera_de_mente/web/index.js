@@ -127,6 +127,7 @@ export function mount(root, ctx) {
     if (steals.length) {
       buttons.push(h("p", {}, t("cm.choose_steal", { name: ctx.seatName(view.steal_from[0]) })));
       steals.forEach((a) => buttons.push(h("button", { type: "button", class: "cm-colour-btn", "data-testid": `cm-steal-${a.colour}`, onclick: () => send({ type: "steal", colour: a.colour }) }, token(a.colour, t, { decorative: true }), " ", t(`cm.colour.${a.colour}`))));
+      if (can("no_steal").length) buttons.push(h("button", { type: "button", "data-testid": "cm-no-steal", onclick: () => send({ type: "no_steal" }) }, t("cm.no_steal")));
     } else if (view.phase === "steal") buttons.push(h("p", { class: "muted" }, t("cm.waiting_steal", { name: ctx.seatName(view.turn), victim: ctx.seatName(view.steal_from[0]) })));
     fill(actions, buttons);
     quiz.update(msg);
