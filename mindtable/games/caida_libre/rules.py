@@ -426,8 +426,8 @@ class CaidaLibre(Game):
     codes = CODES
     seat_params = SEAT_PARAMS
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: a Quote 5 answer
-    # at the deadline itself (15.000 s) is too late ("in less than 15 seconds"). Also 3: judge v3 (docs/trivia.md: what players type; with
-    # surname_alone off a person is asked for the whole name).
+    # at the deadline itself (15.000 s) is too late ("in less than 15 seconds").
+    # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
     rules_revision = 3
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"

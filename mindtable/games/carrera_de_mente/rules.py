@@ -669,8 +669,8 @@ class CarreraDeMente(Game):
     label_params = LABEL_PARAMS
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: variant 3's made-up
     # option of the answer's kind (and for lists); a stealer may decline, and takes a colour they lack when the
-    # victim has one; closed options are refused alike for every question; one square after any options. Also 3: judge v3 (docs/trivia.md: what players type; with
-    # surname_alone off a person is asked for the whole name).
+    # victim has one; closed options are refused alike for every question; one square after any options.
+    # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
     rules_revision = 3
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}

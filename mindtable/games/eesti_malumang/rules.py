@@ -786,8 +786,8 @@ class EestiMalumang(Game):
     seat_params = SEAT_PARAMS
     label_params = LABEL_PARAMS
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: the end of variant
-    # 2's game time is taken only when due (an em_time_up without its time, or before the end, is refused). Also 3: judge v3 (docs/trivia.md: what players type; with
-    # surname_alone off a person is asked for the whole name).
+    # 2's game time is taken only when due (an em_time_up without its time, or before the end, is refused).
+    # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
     rules_revision = 3
     web_module = "eesti-malumang"
     progress_label = "questions asked"
