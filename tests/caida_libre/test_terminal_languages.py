@@ -61,10 +61,11 @@ ENGLISH = (
 def test_a_hot_seat_game_in_spanish_follows_the_cards_language() -> None:
     """Spanish cards and no language given: the whole game is said in Spanish."""
     match = mindtable.new_match("caida-libre", players=2, seed=3, options={"language": "es", "starter": 0})
+    pack = len(match.state["deck"]["draw"])
     out = play(match, [0, 1], None)
     assert "Caída Libre: 2 asientos; en este teclado: asientos 0, 1. q para salir." in out
     assert "Asiento 0, te toca." in out
-    assert "Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · 36 tarjetas por robar" in out
+    assert f"Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · {pack} tarjetas por robar" in out
     assert " 150 | Mente Prodigiosa   | [0] [1]" in out and "  60 | Mochila propulsora | " in out
     assert "CI: asiento 0 150, asiento 1 150" in out
     assert "  1 robar una tarjeta y leerla" in out
