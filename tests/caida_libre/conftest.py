@@ -97,8 +97,11 @@ def answer(match: Match, correct: bool) -> list[dict[str, Any]]:
 
 
 def play_card(match: Match, answers: list[bool], choose: int | None = None) -> list[dict[str, Any]]:
-    """Draw the card on top and answer its questions as ``answers`` says (as far as the card goes)."""
+    """Draw the card on top and answer its questions as ``answers`` says (as far as the card goes); on a double
+    question card the answerer takes ``choose`` (the first topic unless told)."""
     events = act(match, "draw", match.state["turn"]["seat"])
+    if choose is None and match.state["ask"] and match.state["ask"]["card"]["type"] == "double":
+        choose = 0
     if choose is not None:
         events += act(match, "ask_choose", match.state["ask"]["answerers"][0], question=choose)
     for ok in answers:

@@ -29,6 +29,7 @@ from mindtable.core.rng import Rng
 from mindtable.core.turns import left_of, new_turn, pass_turn
 from mindtable.kit.board import BoardError
 from mindtable.kit.deck import deck_view, discard, draw, new_deck
+from mindtable.trivia.bank import BankError, Problem
 from mindtable.trivia.judge import judge_answer
 from mindtable.trivia.model import question_from_dict
 from mindtable.trivia.quiz import (
@@ -89,9 +90,31 @@ CODES: dict[str, str] = {
 # --- content --------------------------------------------------------------------------------------------------
 
 
+def content_files(language: str, card_type: str) -> list[Path]:
+    """The files holding ``card_type``'s cards in ``language``: ``<type>.yaml`` first, then any
+    ``<type>-<part>.yaml`` (``double-2.yaml`` …) in name order, so a type's cards may be written in several files."""
+    folder = CONTENT / language
+    return [folder / f"{card_type}.yaml", *sorted(folder.glob(f"{card_type}-*.yaml"))]
+
+
 @functools.cache
 def _set(language: str, card_type: str) -> QuestionSet:
-    return load_set(CONTENT / language / f"{card_type}.yaml")
+    """Every card of ``card_type`` in ``language``, from all its files; a card id used twice is refused."""
+    first, *more = (load_set(path) for path in content_files(language, card_type))
+    cards, seen = list(first.cards), {card.id: first.path.name for card in first.cards}
+    for part in more:
+        if part.type != first.type:
+            raise BankError(
+                [Problem(str(part.path), 0, "type", f"is {part.type!r}; files of {card_type} hold {first.type!r}")]
+            )
+        for card in part.cards:
+            if card.id in seen:
+                raise BankError(
+                    [Problem(str(part.path), 0, "id", f"card id {card.id!r} is already used in {seen[card.id]}")]
+                )
+            seen[card.id] = part.path.name
+            cards.append(card)
+    return replace(first, cards=cards, warnings=[w for s in (first, *more) for w in s.warnings])
 
 
 def deal_cards(language: str, pack: str) -> dict[str, dict[str, Any]]:
