@@ -88,7 +88,19 @@ CODES: dict[str, str] = {
 
 @functools.cache
 def _set(language: str, card_type: str) -> QuestionSet:
-    return load_set(CONTENT / language / f"{card_type}.yaml")
+    """Every ``<type>*.yaml`` file of ``language`` (the print run is written in several files), merged, the
+    cards sorted by id; an id in two files is an error."""
+    files = sorted((CONTENT / language).glob(f"{card_type}*.yaml"))
+    if not files:
+        raise FileNotFoundError(f"no {card_type}*.yaml card file in {CONTENT / language}")
+    sets = [load_set(f) for f in files]
+    seen: dict[str, Path] = {}
+    for qset in sets:
+        for card in qset.cards:
+            if card.id in seen:
+                raise ValueError(f"card {card.id!r} is in both {seen[card.id].name} and {qset.path.name}")
+            seen[card.id] = qset.path
+    return replace(sets[0], cards=sorted((c for s in sets for c in s.cards), key=lambda c: c.id))
 
 
 def deal_cards(language: str, pack: str) -> dict[str, dict[str, Any]]:
