@@ -97,10 +97,11 @@ def answer(match: Match, correct: bool) -> list[dict[str, Any]]:
 
 
 def play_card(match: Match, answers: list[bool], choose: int | None = None) -> list[dict[str, Any]]:
-    """Draw the card on top and answer its questions as ``answers`` says (as far as the card goes)."""
+    """Draw the card on top and answer its questions as ``answers`` says (as far as the card goes); a double
+    card takes question ``choose`` (the first when not given: tests that draw whatever comes next)."""
     events = act(match, "draw", match.state["turn"]["seat"])
-    if choose is not None:
-        events += act(match, "ask_choose", match.state["ask"]["answerers"][0], question=choose)
+    if choose is not None or match.state["ask"]["index"] is None:
+        events += act(match, "ask_choose", match.state["ask"]["answerers"][0], question=choose or 0)
     for ok in answers:
         if match.state["ask"] is None:
             break
