@@ -310,7 +310,8 @@ def test_the_fit_command_reports_how_many_games_a_bank_feeds() -> None:
     result = runner.invoke(app, ["questions", "fit", folder, "--game", "caida-libre"])
     assert result.exit_code == 0, result.output
     assert re.search(r"5\s+full games of caida-libre", result.output)
-    result = runner.invoke(app, ["questions", "fit", folder, "--game", "eesti-malumang"])
+    one_file = str(GAMES / "caida_libre" / "content" / "es" / "roulette.yaml")  # 30 questions: not one Eesti game
+    result = runner.invoke(app, ["questions", "fit", one_file, "--game", "eesti-malumang"])
     assert result.exit_code == 1 and "0 full games" in result.output
     result = runner.invoke(app, ["questions", "fit", folder, "--game", "chess"])
     assert result.exit_code == 2 and "quiz games" in result.output
