@@ -9,7 +9,7 @@ import json
 import pytest
 
 from mindtable.core.errors import IllegalAction
-from mindtable.web import STATIC_DIR
+from mindtable.kit.words import page_folder
 from tests.caida_libre.conftest import act, position
 
 THIRTY_WRONG = ", ".join(f"X{n}" for n in range(30))
@@ -76,7 +76,7 @@ def test_quote5_four_of_five_under_a_weapon_is_a_wrong_answer_and_the_page_is_to
     assert params == {"seat": 1, "weapon": "dynamite", "named": 4, "needed": 5, "penalty": 10, "extra": 20}
     assert match.view(2)["last"]["notes"] == [{"code": "cl_partly_wrong", "params": params}]
     for language in ("en", "es", "et"):
-        words = json.loads((STATIC_DIR / "games" / "caida-libre" / "i18n" / f"{language}.json").read_text("utf-8"))
+        words = json.loads((page_folder("caida-libre") / "i18n" / f"{language}.json").read_text("utf-8"))
         text = words["cl.note.cl_partly_wrong"]
         assert all("{" + p + "}" in text for p in ("name", "named", "needed", "weapon")), language
 

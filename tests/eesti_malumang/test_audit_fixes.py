@@ -11,7 +11,7 @@ import pytest
 import mindtable
 from mindtable.core.errors import IllegalAction
 from mindtable.games.eesti_malumang.rules import CODES
-from mindtable.web import STATIC_DIR
+from mindtable.kit.words import page_folder
 from tests.eesti_malumang.helpers import ALL, act, position
 
 NEW_CODES = (
@@ -104,7 +104,7 @@ def test_a_place_or_a_move_without_a_square_says_a_square_is_needed() -> None:
 
 @pytest.mark.parametrize("language", ["en", "es", "et"])
 def test_the_new_refusals_have_words_with_their_parameters(language: str) -> None:
-    words = json.loads((STATIC_DIR / "games" / "eesti-malumang" / "i18n" / f"{language}.json").read_text("utf-8"))
+    words = json.loads((page_folder("eesti-malumang") / "i18n" / f"{language}.json").read_text("utf-8"))
     for code in NEW_CODES:
         text = words[f"error.{code}"]
         params = set(re.findall(r"\{(\w+)(?:!r)?\}", CODES[code]))
