@@ -70,7 +70,7 @@ class Keys:
         ask = self.match.state["ask"]
         if ask is not None:
             q = current_question(ask)
-            shown_answer = q.display_answer
+            shown_answer = q.answer or q.display_answer  # what the card prints ("42,195 km", not "42.195 ± 0.005 km")
             answering = ask["phase"] == "answer" and self.human in ask["answerers"] and prompt == "> "
             telling = len(shown_answer) >= 3 and shown_answer.lower() not in q.prompt.lower()
             if answering and telling:
