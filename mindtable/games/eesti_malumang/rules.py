@@ -192,7 +192,7 @@ _CARDS: dict[str, dict[str, dict[str, Any]]] = {}
 def pack_cards(cards: Mapping[str, Any]) -> str:
     """The match's question cards as one text: their JSON, zlib-compressed, in base64.
 
-    Every match pins the whole box of cards (100 cards, 600 questions) in its state so that a record replays
+    Every match pins the whole box of cards (six questions a card) in its state so that a record replays
     with no content file; as one short ASCII text a snapshot, a comparison or a replay copies them as one value
     (as plain JSON objects they made every snapshot ~30 times slower). :func:`unpack_cards` reads it back.
     """
