@@ -15,6 +15,7 @@ import mindtable
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
 from mindtable.core.turns import roll_off
+from mindtable.games.eesti_malumang.rules import content_cards
 from tests.eesti_malumang.helpers import ALL, CATS, act, answer, position, right_answer, types
 
 
@@ -75,7 +76,9 @@ def test_play_goes_clockwise_to_the_left() -> None:
 def test_four_shuffled_piles_drawn_in_turn_and_36_estonia_cards() -> None:
     match = new(2)
     piles = match.state["piles"]
-    assert len(piles) == 4 and sum(map(len, piles)) == 100 and all(len(p) == 25 for p in piles)
+    box = content_cards(match.state["options"]["language"])  # every question card of the box, each dealt once
+    assert len(piles) == 4 and sorted(card for pile in piles for card in pile) == sorted(box)
+    assert max(map(len, piles)) - min(map(len, piles)) <= 1
     assert sorted(piles[0]) != piles[0]  # shuffled
     assert match.state["supply"] == dict.fromkeys(CATS, 6)
     match = position(2, die=3)
