@@ -347,7 +347,10 @@ def test_exactness_of_numbers_how_far_a_year_may_be_off() -> None:
 def test_exactness_typos_strict_refuses_a_typo_that_normal_accepts() -> None:
     results = {}
     for typos in ("normal", "strict"):
-        match = asked_with(lambda q, text: len(text) >= 8 and text.isalpha() and not q.get("person"), typos=typos)
+        match = asked_with(  # a word whose last two letters differ, so that swapping them makes a typo
+            lambda q, text: len(text) >= 8 and text.isalpha() and text[-1] != text[-2] and not q.get("person"),
+            typos=typos,
+        )
         text = right_answer(match)
         act(match, "ask_answer", 0, text=text[:-2] + text[-1] + text[-2])
         results[typos] = match.state["ask"]["suggestion"]["correct"]
