@@ -6,12 +6,13 @@ the lobby. Rooms themselves live in :mod:`mindtable.server.room`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -428,145 +429,108 @@ class RoomManager:
             raise RoomError(
                 429, "rate_limited", "too many rooms created from your address lately; try again in a minute"
             )
-        holders = [None, creator, network] if creator is not None else [None]
-        for key in holders:
-            self.creating[key] = self.creating.get(key, 0) + 1
-        try:
-            return await self._create(
-                game_id=game_id,
-                players=players,
-                options=options,
-                bots=bots,
-                bot_params=bot_params,
-                name=name,
-                seat=seat,
-                settings=settings,
-                creator=creator,
-                network=network,
-                rematch_of=rematch_of,
-            )
-        finally:
-            for key in holders:
-                left = self.creating[key] - 1
-                if left:
-                    self.creating[key] = left
-                else:
-                    del self.creating[key]
-
-    async def _create(
-        self,
-        *,
-        game_id: str,
-        players: int,
-        options: dict[str, Any],
-        bots: dict[str, str],
-        bot_params: dict[str, dict[str, Any]],
-        name: str,
-        seat: int | None,
-        settings: Settings,
-        creator: str | None,
-        network: str | None,
-        rematch_of: Room | None,
-    ) -> tuple[Room, int | None, str | None]:
-        try:
-            game = get_game(game_id)
-        except Exception as exc:
-            raise RoomError(404, "unknown_game", safe_text(str(exc))) from None
-        try:
-            json_safe(options, "options", max_depth=4, max_values=256)
-        except ValueError as exc:
-            raise RoomError(422, "bad_options", str(exc)) from None
-        options = _strict_options(game, options)
-        seed = secrets.randbelow(2**62)
-        uploads: list[str] = []
-        with tempfile.TemporaryDirectory(prefix="mindtable-room-") as folder:
-            files = await self._content_files(game, options, creator, rematch_of, Path(folder), uploads)
+        holders: list[str | None] = [None, creator, network] if creator is not None else [None]
+        with self._counted(holders):
             try:
-                if files:  # a file is read off the event loop (an upload was checked in its own process first)
-                    match = await asyncio.to_thread(new_match, game.id, players, seed, options, files=files)
-                else:
-                    match = new_match(game.id, players, seed, options, files={})
-                json_safe(match.options, "options", max_depth=8, max_values=4096)
-            except (InvalidOptions, ValueError, TypeError) as exc:
-                raise RoomError(422, "bad_options", safe_text(str(exc))) from None
-        seat_bots: dict[int, tuple[str, dict[str, Any]]] = {}
-        for key, bot_name in bots.items():
-            index = _seat_index(key, players, "bots")
-            try:
-                given = bot_params.get(key, {})
-                # The room's defaults for this bot (e.g. a think time), then what the creator gave.
-                params = validate_bot_params(game, bot_name, {**room_defaults(game, bot_name), **given})
-                game.make_bot(bot_name, seat=index, seed=seed, **params)
+                game = get_game(game_id)
             except Exception as exc:
-                raise RoomError(422, "bad_bot", f"bots[{show(key)}]: {safe_text(str(exc))}") from None
-            seat_bots[index] = (bot_name, params)
-        for key in bot_params:
-            if _seat_index(key, players, "bot_params") not in seat_bots:
-                raise RoomError(422, "bad_bot", f"bot_params[{key!r}]: seat {key} has no bot")
-        replacement = settings.replacement_bot
-        if replacement is not None and replacement not in game.bots:
-            raise RoomError(
-                422,
-                "bad_bot",
-                f"replacement_bot {replacement!r} is not a bot of {game.id}; available: {', '.join(sorted(game.bots))}",
-            )
-        humans = [index for index in range(players) if index not in seat_bots]
-        if seat is not None and not 0 <= seat < players:
-            raise RoomError(422, "bad_seat", f"seat must be from 0 to {players - 1}, got {seat}")
-        if seat is not None and seat not in humans:
-            raise RoomError(409, "seat_taken", f"seat {seat} is not a free human seat; free seats: {humans}")
-        taker = seat if seat is not None else (humans[0] if humans else None)
-        token = secrets.token_urlsafe(32) if taker is not None else None
-        seats = []
-        for index in range(players):
-            if index in seat_bots:
-                seats.append(SeatState(index, "bot", None, seat_bots[index][0], seat_bots[index][1]))
-            elif index == taker:
-                assert token is not None
-                seats.append(SeatState(index, "human", name, token_hash=hash_token(token)))
-            else:
-                seats.append(SeatState(index, "open"))
-        created_at = time.time()
-        row = {
-            "game": game.id,
-            "players": players,
-            "options": json.dumps(match.options),
-            "seed": seed,
-            "settings": json.dumps(asdict(settings)),
-            "status": "waiting",
-            "result": None,
-            "rematch": None,
-            "created_at": created_at,
-            "creator": creator,
-            "creator_network": network,
-            "last_active": created_at,
-            "pinned": json.dumps(pinned_part(match)),
-        }
+                raise RoomError(404, "unknown_game", safe_text(str(exc))) from None
+            try:
+                json_safe(options, "options", max_depth=4, max_values=256)
+            except ValueError as exc:
+                raise RoomError(422, "bad_options", str(exc)) from None
+            options = _strict_options(game, options)
+            seed = secrets.randbelow(2**62)
+            uploads: list[str] = []
+            with tempfile.TemporaryDirectory(prefix="mindtable-room-") as folder:
+                files = await self._content_files(game, options, creator, rematch_of, Path(folder), uploads)
+                try:
+                    if files:  # a file is read off the event loop (an upload was checked in its own process first)
+                        match = await asyncio.to_thread(new_match, game.id, players, seed, options, files=files)
+                    else:
+                        match = new_match(game.id, players, seed, options, files={})
+                    json_safe(match.options, "options", max_depth=8, max_values=4096)
+                except (InvalidOptions, ValueError, TypeError) as exc:
+                    raise RoomError(422, "bad_options", safe_text(str(exc))) from None
+            seat_bots: dict[int, tuple[str, dict[str, Any]]] = {}
+            for key, bot_name in bots.items():
+                index = _seat_index(key, players, "bots")
+                try:
+                    given = bot_params.get(key, {})
+                    # The room's defaults for this bot (e.g. a think time), then what the creator gave.
+                    params = validate_bot_params(game, bot_name, {**room_defaults(game, bot_name), **given})
+                    game.make_bot(bot_name, seat=index, seed=seed, **params)
+                except Exception as exc:
+                    raise RoomError(422, "bad_bot", f"bots[{show(key)}]: {safe_text(str(exc))}") from None
+                seat_bots[index] = (bot_name, params)
+            for key in bot_params:
+                if _seat_index(key, players, "bot_params") not in seat_bots:
+                    raise RoomError(422, "bad_bot", f"bot_params[{key!r}]: seat {key} has no bot")
+            replacement = settings.replacement_bot
+            if replacement is not None and replacement not in game.bots:
+                raise RoomError(
+                    422,
+                    "bad_bot",
+                    f"replacement_bot {replacement!r} is not a bot of {game.id}; "
+                    f"available: {', '.join(sorted(game.bots))}",
+                )
+            humans = [index for index in range(players) if index not in seat_bots]
+            if seat is not None and not 0 <= seat < players:
+                raise RoomError(422, "bad_seat", f"seat must be from 0 to {players - 1}, got {seat}")
+            if seat is not None and seat not in humans:
+                raise RoomError(409, "seat_taken", f"seat {seat} is not a free human seat; free seats: {humans}")
+            taker = seat if seat is not None else (humans[0] if humans else None)
+            token = secrets.token_urlsafe(32) if taker is not None else None
+            seats = []
+            for index in range(players):
+                if index in seat_bots:
+                    seats.append(SeatState(index, "bot", None, seat_bots[index][0], seat_bots[index][1]))
+                elif index == taker:
+                    assert token is not None
+                    seats.append(SeatState(index, "human", name, token_hash=hash_token(token)))
+                else:
+                    seats.append(SeatState(index, "open"))
+            created_at = time.time()
+            row = {
+                "game": game.id,
+                "players": players,
+                "options": json.dumps(match.options),
+                "seed": seed,
+                "settings": json.dumps(asdict(settings)),
+                "status": "waiting",
+                "result": None,
+                "rematch": None,
+                "created_at": created_at,
+                "creator": creator,
+                "creator_network": network,
+                "last_active": created_at,
+                "pinned": json.dumps(pinned_part(match)),
+            }
 
-        def insert(connection: Any) -> tuple[int, str]:
-            for _ in range(50):
-                code = new_code()
-                if code not in self.rooms and not db.code_exists(connection, code):
-                    return db.insert_room(connection, {**row, "code": code}, [s.row() for s in seats]), code
-            raise RuntimeError("could not draw a free room code")
+            def insert(connection: Any) -> tuple[int, str]:
+                for _ in range(50):
+                    code = new_code()
+                    if code not in self.rooms and not db.code_exists(connection, code):
+                        return db.insert_room(connection, {**row, "code": code}, [s.row() for s in seats]), code
+                raise RuntimeError("could not draw a free room code")
 
-        def insert_and_bind(connection: Any) -> tuple[int, str]:
-            room_id, code = insert(connection)
-            for upload_id in uploads:  # the upload is this room's now (and its rematches')
-                db.bind_upload(connection, upload_id, room_id)
-            return room_id, code
+            def insert_and_bind(connection: Any) -> tuple[int, str]:
+                room_id, code = insert(connection)
+                for upload_id in uploads:  # the upload is this room's now (and its rematches')
+                    db.bind_upload(connection, upload_id, room_id)
+                return room_id, code
 
-        room_id, code = await self.storage.run(insert_and_bind)
-        room = Room(self, room_id, code, game, match, settings, seats, "waiting", created_at, creator=creator)
-        room.creator_network = network
-        for index in seat_bots:
-            room.build_bot(index)
-        self.rooms[code] = room
-        if token is not None and taker is not None:
-            self.tokens[hash_token(token)] = (code, taker)
-        async with room.lock:
-            await room.maybe_start()
-        return room, taker, token
+            room_id, code = await self.storage.run(insert_and_bind)
+            room = Room(self, room_id, code, game, match, settings, seats, "waiting", created_at, creator=creator)
+            room.creator_network = network
+            for index in seat_bots:
+                room.build_bot(index)
+            self.rooms[code] = room
+            if token is not None and taker is not None:
+                self.tokens[hash_token(token)] = (code, taker)
+            async with room.lock:
+                await room.maybe_start()
+            return room, taker, token
 
     async def _content_files(
         self,
@@ -744,6 +708,21 @@ class RoomManager:
                 conn.close(4000)
             room.broadcast_presence()
         return room
+
+    @contextlib.contextmanager
+    def _counted(self, holders: list[str | None]) -> Iterator[None]:
+        """A room being created counts, while it is, for each of ``holders`` (creator, network, all)."""
+        for key in holders:
+            self.creating[key] = self.creating.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            for key in holders:
+                left = self.creating[key] - 1
+                if left:
+                    self.creating[key] = left
+                else:
+                    del self.creating[key]
 
     @staticmethod
     def owner_of(address: str) -> str:

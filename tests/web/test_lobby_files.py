@@ -9,18 +9,11 @@ from typing import Any
 
 import pytest
 
+from tests.server.test_host_safety import QUIZ_CSV as GOOD_CSV
 from tests.web.conftest import get_json, room_code
 
 pytestmark = pytest.mark.browser
 
-GOOD_CSV = """question,answer,category
-Which river flows through Vienna?,Danube,geography
-Which planet is nearest the Sun?,Mercury,science
-How many players of one team are on the field in rugby union?,15,sport
-Who directed the film Psycho?,Hitchcock,film
-In which city is Romeo and Juliet set?,Verona,literature
-Which country does feta cheese come from?,Greece,food
-"""
 
 BAD_YAML = "questions:\n  - id: a\n    question: What?\n"
 
