@@ -45,7 +45,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 OPENSPIEL_VENV = HERE / ".venv-openspiel"
-#: The code before the speed work of issue 14 (the move table had landed).
+#: The code before the speed work (the move table had landed).
 DEFAULT_BASELINE = "4cfddfb"
 COMPARED = ("engine", "bots", "neurorace", "vector")
 ORDER = ("engine", "rules", "bare", "openspiel", "bots", "neurorace", "vector", "banks", "judge", "quiz")

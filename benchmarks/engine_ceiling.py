@@ -1,4 +1,4 @@
-"""How fast could the engine measure get if ``Match.apply`` checked nothing? (issue 14, the 0.6× target)
+"""How fast could the engine measure get if ``Match.apply`` checked nothing? (the target of 0.6× the bare loop)
 
 Runs the engine measure's workload (``measures.first_legal_games``: The Mind through ``legal_actions`` and
 ``apply``, a random seat taking its first legal action) three ways in one process, interleaved over rounds:

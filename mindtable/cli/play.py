@@ -24,7 +24,7 @@ from mindtable.core.errors import GameNotAvailable, MindtableError, UnknownGame
 from mindtable.core.game import Game
 from mindtable.core.hooks import HookError, resolve
 from mindtable.core.match import new_match
-from mindtable.core.registry import available_game_ids, get_game
+from mindtable.core.registry import get_game
 from mindtable.kit.words import LANGUAGES, surface_language, surface_words
 
 error_console = Console(stderr=True)
@@ -90,18 +90,6 @@ def load_hook(target: str) -> Callable[..., Any]:
     except HookError as exc:
         fail(str(exc))
     return hook
-
-
-def games_with(hook: str) -> list[str]:
-    """Ids of the available games that define ``hook`` (e.g. ``"terminal"``)."""
-    found = []
-    for game_id in available_game_ids():
-        try:
-            if getattr(get_game(game_id), hook, None):
-                found.append(game_id)
-        except MindtableError:
-            continue
-    return found
 
 
 def language_argument(hook: Callable[..., Any], language: str) -> dict[str, str]:

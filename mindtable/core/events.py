@@ -21,7 +21,7 @@ class Event:
     """
 
     # The fields live in private slots behind read-only properties: assigning a field raises
-    # FrozenInstanceError, and making an event costs three plain slot writes (issue 14).
+    # FrozenInstanceError, and making an event costs three plain slot writes.
     __slots__ = ("_data", "_to", "_type")
     __match_args__ = ("type", "data", "to")
 

@@ -434,7 +434,7 @@ class MoveTable:
 # one function that checks a plain action in one pass. They are generated from the same ``Move`` and ``Param``
 # objects the general code reads — nothing is written twice by hand — and remove the per-call interpretation
 # of the declaration (looping over moves, unpacking entries, reading attributes), which was most of the
-# engine's own cost per action (issue 14). ``tests/core/test_fast_paths.py`` holds them equal to the general
+# engine's own cost per action. ``tests/core/test_fast_paths.py`` holds them equal to the general
 # path on random positions of every game.
 
 

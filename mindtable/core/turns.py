@@ -142,13 +142,3 @@ def rotate(teams: Sequence[dict[str, Any]], seat: int) -> str | None:
     if team["members"]:
         team["next"] = (team["next"] + 1) % len(team["members"])
     return answerer(teams, seat)
-
-
-def turn_gate(state: dict[str, Any], seat: int, key: str = "turn") -> Any:
-    """``not_your_turn`` unless it is ``seat``'s turn, else ``None`` (for move gates to return)."""
-    from mindtable.core.codes import refuse
-
-    current = state[key]["seat"]
-    if seat != current:
-        return refuse("not_your_turn", waiting=current)
-    return None

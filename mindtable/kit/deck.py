@@ -88,7 +88,3 @@ def peek(deck: Deck, count: int = 1) -> list[Any]:
 def deck_view(deck: Deck) -> dict[str, int]:
     """What every seat may see of a deck: how many cards each pile holds."""
     return {"draw": len(deck["draw"]), "discard": len(deck["discard"]), "reshuffles": deck["reshuffles"]}
-
-
-def deck_size(deck: Deck) -> int:
-    return len(deck["draw"]) + len(deck["discard"])

@@ -47,7 +47,7 @@ from mindtable.trivia.bank import (
     question_from_data,
 )
 from mindtable.trivia.categories import GAME_TOPICS, TopicMap, category_key
-from mindtable.trivia.model import DIFFICULTIES, OPTION_LETTERS, Card, Origin, Question
+from mindtable.trivia.model import DIFFICULTIES, Card, Origin, Question
 
 BOOKLET_EXAMPLE = """
 title: Sports
@@ -735,10 +735,6 @@ def _four_options(q: Question, seed: int) -> Question:
     chosen = _shuffled([q.correct, *others], seed, f"options/{q.id}")
     options = tuple(q.options[i] for i in chosen)
     return replace(q, kind="choice", options=options, correct=chosen.index(q.correct), answer="")
-
-
-def option_letter(index: int) -> str:
-    return OPTION_LETTERS[index]
 
 
 # --- what a game consumes, and how many games a bank can feed -------------------------------------------------

@@ -1,4 +1,4 @@
-"""The fast paths of issue 14 change nothing a caller can see: the same checks, the same numbers, the same games."""
+"""The fast paths change nothing a caller can see: the same checks, the same numbers, the same games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests for every rule of Eesti mälumäng (rulebook 004 and issue 12), from snapshots.
+"""Scenario tests for every rule of Eesti mälumäng (rulebook 004), from snapshots.
 
 Board facts used here (mindtable/games/eesti_malumang/board.yaml): the outer track runs clockwise nw, o1 … o7,
 ne, o8 … o14, se, o15 … o21, sw, o22 … o28; o1 is History, o2 Culture, o3 Natural science, o4 Geography,

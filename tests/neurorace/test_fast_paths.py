@@ -1,4 +1,4 @@
-"""The speed-ups of issue 14 in NeuroRace change nothing a caller sees: each fast path against the plain one."""
+"""The speed-ups in NeuroRace change nothing a caller sees: each fast path against the plain one."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ SLOW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthChe
 
 
 def _plain_solve(task: Task, items: list[Any], start: int, previous: int | None) -> list[tuple[int, int]] | None:
-    """The solver as it was before issue 14 (candidates place by place, pruned by sets of numbers): the oracle."""
+    """The solver as it was before the speed work (candidates place by place, pruned by sets of numbers): the oracle."""
     count = PLACES - start
     if count <= 0:
         return []

@@ -111,7 +111,7 @@ def test_hostile_messages_always_get_an_answer(start_server, helpers) -> None:
     assert "Traceback" not in server.log(), server.log()
 
 
-# -- a fixed corpus of hostile messages over 22 categories (issue 15, item 4) --------------------------------
+# -- a fixed corpus of hostile messages over 22 categories --------------------------------
 def _corpus(count: int, seed: int = 15) -> list[tuple[str, str | bytes]]:
     """``count`` hostile frames, as (category, frame), spread evenly over the categories."""
     rng = random.Random(seed)

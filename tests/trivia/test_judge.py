@@ -15,7 +15,7 @@ from mindtable.trivia import JUDGE_OPTIONS, HouseRules, Judge, Question, judge_a
 from mindtable.trivia.judge import ACCEPT_CODES, REJECT_CODES
 
 CASES_FILE = Path(__file__).with_name("judge_cases.yaml")
-CASES_FILE_V2 = Path(__file__).with_name("judge_cases_v2.yaml")  # judge v2 (issue 10): numerals, eras, …
+CASES_FILE_V2 = Path(__file__).with_name("judge_cases_v2.yaml")  # judge v2: numerals, eras, …
 CASES_FILE_V3 = Path(__file__).with_name("judge_cases_v3.yaml")  # judge v3: what players actually type, by class
 
 

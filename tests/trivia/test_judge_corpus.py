@@ -1,4 +1,4 @@
-"""The judge's verdicts on a few thousand generated answers are held equal to a saved corpus (issue 14).
+"""The judge's verdicts on a few thousand generated answers are held equal to a saved corpus.
 
 The fast paths of the judge (length pre-filters, early stops in number and date matching, bounded distances)
 must never change a verdict. The answers are generated from a seed (right answers, case and article changes,

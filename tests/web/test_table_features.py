@@ -1,4 +1,4 @@
-"""At the table (issue 16), in the browser: a first visit (the empty-name prompt, every game in the lobby,
+"""At the table, in the browser: a first visit (the empty-name prompt, every game in the lobby,
 the join-by-link page, a finished room), the game-over overlay with every hand revealed, the presence
 banner, and a NeuroRace round that starts only once every human is ready. Screenshots of each go to
 ``artifacts/screenshots/``."""

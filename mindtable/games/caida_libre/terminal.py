@@ -276,11 +276,6 @@ class Screen:
         return self.say.refusal(exc, **params)
 
 
-def render_scale(view: Mapping[str, Any], language: str | None = None) -> list[str]:
-    """The IQ scale, top down, in ``language`` (default: the language of the match's cards)."""
-    return Screen.of(language, {"language": view.get("language")}).scale(view)
-
-
 def render(view: Mapping[str, Any], seat: int | None, language: str | None = None) -> str:
     """A seat's view as text in ``language`` (default: the language of the match's cards)."""
     return "\n".join(Screen.of(language, {"language": view.get("language")}).render(view, seat))

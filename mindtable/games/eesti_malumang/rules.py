@@ -1,6 +1,6 @@
 """Eesti mälumäng: the rules engine (pure state transitions on the core's move table and the quiz table's ask step).
 
-The rulebook (``../shared/rules/004_72efee67ca72a733.txt``) and issue 12 are the specification; every rule, its
+The rulebook (``../shared/rules/004_72efee67ca72a733.txt``) is the specification; every rule, its
 sentence of the book, its code and its test are listed in ``docs/rules/eesti-malumang.md``.
 
 A turn, in the standard game:

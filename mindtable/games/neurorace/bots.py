@@ -52,7 +52,7 @@ _SEED = _random.Random.seed  # the generator's own seeding from an integer, belo
 
 
 def _first_random(generator: random.Random, text: str) -> float:
-    """``random.Random(text).random()``, from ``generator`` seeded again (speed, issue 14: no generator made each
+    """``random.Random(text).random()``, from ``generator`` seeded again (speed: no generator made each
     time). It is seeded with the integer ``random.Random.seed`` derives from a text (version 2)."""
     data = text.encode()
     _SEED(generator, int.from_bytes(data + sha512(data).digest()))
@@ -159,7 +159,7 @@ class SolverBot:
         elif view["phase"] == "playing":
             # Asked again with nothing it reads changed (another seat turned or laid a tile): the same decision.
             # Deciding is a function of the step, the task and the centre (every draw is kept per step), so this
-            # only skips the work (speed, issue 14).
+            # only skips the work (speed).
             last = self._decided
             if last is not None and last[0] == self._step and last[1] == me["task"] and last[2] == view["centre"]:
                 return last[3]
@@ -225,7 +225,7 @@ class SolverBot:
             if raw == before:
                 return centre
             if len(raw) == len(before) - 1:
-                # The first entry that differs (compared as `a != b`, by C iterators: speed, issue 14).
+                # The first entry that differs (compared as `a != b`, by C iterators: speed).
                 gone = next(compress(count(), map(ne, raw, before)), len(raw))
                 if raw[gone:] == before[gone + 1 :]:
                     centre = dict(centre)
@@ -284,7 +284,7 @@ class SolverBot:
         """The solver's candidates for the places left, naming each tile by its spot (-1: the tile in hand), in the
         solver's order (the tile in hand first, then the centre in spot order).
 
-        Speed (issue 14): the centre's candidates for every place of the card are listed once; while tiles have
+        Speed: the centre's candidates for every place of the card are listed once; while tiles have
         only left the centre since, the candidates without the tiles that left are exactly those listed afresh.
         """
         text, filled, _, _ = key

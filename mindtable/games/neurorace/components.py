@@ -55,14 +55,6 @@ def format_side(side: Side) -> str:
     return f"{colour}-{symbol} {number:02d}"
 
 
-def describe_side(side: Side) -> str:
-    """A side in words, for people: ``"red sun 07"``, ``"any-colour moon 42"``."""
-    symbol, colour, number = side
-    colour_text = "any-colour" if colour == ANY else colour
-    symbol_text = "any-symbol" if symbol == ANY else symbol
-    return f"{colour_text} {symbol_text} {number:02d}"
-
-
 def side_dict(side: Side) -> dict[str, Any]:
     """A side as JSON for views and events."""
     return {"symbol": side[0], "colour": side[1], "number": side[2]}

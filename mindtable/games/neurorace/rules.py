@@ -86,7 +86,7 @@ def tile_side(tile: int, up: int) -> Side:
 
 
 def _centre_view(centre: list[Any]) -> list[dict[str, Any]]:
-    """The centre's tiles as views show them: ``{"spot", "up": side_dict(...)}``, built inline (speed, issue 14)."""
+    """The centre's tiles as views show them: ``{"spot", "up": side_dict(...)}``, built inline (speed)."""
     tiles = TILES
     shown = []
     for spot, entry in enumerate(centre):
@@ -97,7 +97,7 @@ def _centre_view(centre: list[Any]) -> list[dict[str, Any]]:
 
 
 class _Shown(dict[str, Any]):
-    """A read-only dict, shared by the views :meth:`NeuroRace.views` hands to bots (speed, issue 14).
+    """A read-only dict, shared by the views :meth:`NeuroRace.views` hands to bots (speed).
 
     Tiles never change, so the dict showing a side (or a centre tile at a spot) can be built once and handed out
     every step: a bot that keeps the centre it last read then compares it with the new one by identity, element
@@ -174,7 +174,7 @@ def _plain_entry(entry: Any) -> bool:
 def _shared_centre_view(centre: list[Any]) -> list[dict[str, Any]]:
     """:func:`_centre_view` as a fresh list of shared read-only entries (see :class:`_Shown`).
 
-    Speed (issue 14): comparing the centre with the copy kept for it is about eight times cheaper than listing it.
+    Speed: comparing the centre with the copy kept for it is about eight times cheaper than listing it.
     """
     known = _kept_centre(centre)
     if known is not None:
@@ -394,7 +394,7 @@ def _gate_stop(state: State, seat: int, at: Any) -> IllegalAction | None:
 
 
 def _full_spots(state: State, seat: Any) -> list[int]:
-    known = _kept_centre(state["centre"])  # kept by the views built together (speed, issue 14)
+    known = _kept_centre(state["centre"])  # kept by the views built together (speed)
     if known is not None:
         return list(known[3])
     return [spot for spot, entry in enumerate(state["centre"]) if entry is not None]
@@ -717,7 +717,7 @@ class NeuroRace(Game):
         return _view(state, seat, shared=False)
 
     def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
-        # Speed (issue 14): the public part once for all seats, its tiles shown by shared read-only dicts (see
+        # Speed: the public part once for all seats, its tiles shown by shared read-only dicts (see
         # _Shown); a seat's own is "you" and its hand's down side.
         public = _view(state, None, shared=True)
         views = {}

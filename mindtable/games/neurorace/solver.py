@@ -133,7 +133,7 @@ def candidates_by_place(
     """``[candidates(place, items) for place in task.places[start:]]``, from one pass over the items.
 
     ``keys`` (as many as ``items``) name the items in the candidates instead of their indices, for
-    :func:`solve_candidates`. Speed (issue 14): the places each side satisfies are listed once per task, so a
+    :func:`solve_candidates`. Speed: the places each side satisfies are listed once per task, so a
     side costs one lookup instead of one per place; the lists come out in the same order (item by item, each
     item's sides in order).
     """

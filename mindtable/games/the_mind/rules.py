@@ -297,7 +297,7 @@ class TheMind(Game):
         }
 
     def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
-        # Speed (issue 14): the public part once for all seats; only "seat" and "hand" are a seat's own.
+        # Speed: the public part once for all seats; only "seat" and "hand" are a seat's own.
         public = self.view(state, None)
         hands = state["hands"]
         views = {}
