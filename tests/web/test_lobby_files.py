@@ -43,3 +43,17 @@ def test_a_group_sends_its_own_questions_and_plays_them(browser: Any, server_url
     room = get_json(f"{server_url}/api/rooms/{room_code(page)}")
     assert room["options"]["bank_file"].startswith("upload:")
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "game", "expected"), [("es-ES", "carrera-de-mente", "es"), ("en-US", "caida-libre", "en")]
+)
+def test_the_questions_default_to_the_page_language(
+    browser: Any, server_url: str, locale: str, game: str, expected: str
+) -> None:
+    context = browser.new_context(locale=locale)
+    page = context.new_page()
+    page.goto(f"{server_url}/index.html")
+    page.select_option('[data-testid="game-select"]', game)
+    assert page.locator('select[data-option="language"]').input_value() == expected
+    context.close()

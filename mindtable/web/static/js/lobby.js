@@ -3,7 +3,7 @@
 
 import { $, api, fill, forgetSeat, h, normalizeCode, rememberName, saveHereSeats, saveSeat, savedName, savedSeats, toast } from "./common.js";
 import { loadGame } from "./games.js";
-import { has, initI18n, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
+import { has, initI18n, lang, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
 
 // games: every game of GET /api/games (those with `available: false` are announced: listed, not creatable);
 // forms: a game module's optional `lobby` export ({shown(name, values, players), toServer(name, value),
@@ -168,11 +168,13 @@ function optionField(option, tr) {
     return h("label", { class: "check", title: help }, input, h("span", {}, title), help ? h("small", { class: "muted help" }, help) : null);
   }
   if (option.choices) {
+    // A game that asks its questions in several languages asks them in the page's, when it has it.
+    const chosen = option.name === "language" && option.choices.includes(lang()) ? lang() : option.default;
     input = h(
       "select",
       { id, name: option.name, "data-option": option.name, "data-type": option.json_type },
       option.default === null ? h("option", { value: "" }, empty) : null,
-      option.choices.map((c) => h("option", { value: String(c), selected: c === option.default }, label(tr, `${name}.${c}`, String(c)))),
+      option.choices.map((c) => h("option", { value: String(c), selected: c === chosen }, label(tr, `${name}.${c}`, String(c)))),
     );
   } else if (option.json_type === "integer" || option.json_type === "number") {
     input = h("input", {
