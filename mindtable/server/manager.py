@@ -445,10 +445,10 @@ class RoomManager:
             with tempfile.TemporaryDirectory(prefix="mindtable-room-") as folder:
                 files = await self._content_files(game, options, creator, rematch_of, Path(folder), uploads)
                 try:
-                    if files:  # a file is read off the event loop (an upload was checked in its own process first)
-                        match = await asyncio.to_thread(new_match, game.id, players, seed, options, files=files)
-                    else:
-                        match = new_match(game.id, players, seed, options, files={})
+                    # Off the event loop: a game's first match reads its content (seconds for a quiz game's
+                    # thousands of questions) and an uploaded file is read here (checked in its own process
+                    # first); other rooms go on meanwhile.
+                    match = await asyncio.to_thread(new_match, game.id, players, seed, options, files=files)
                     json_safe(match.options, "options", max_depth=8, max_values=4096)
                 except (InvalidOptions, ValueError, TypeError) as exc:
                     raise RoomError(422, "bad_options", safe_text(str(exc))) from None

@@ -159,8 +159,9 @@ def parse_set(text: str, file: str = "<text>") -> QuestionSet:
 
 def validate_set_text(text: str, file: str = "<text>") -> tuple[QuestionSet | None, list[Problem]]:
     """Like :func:`parse_set`, returning ``(set or None, problems)``; warnings come back with a set."""
+    item_lines: list[int] = []  # the line of each item of a top-level ``questions`` list, from the reader
     try:
-        data = _load_yaml(text)
+        data = _load_yaml(text, item_lines)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         return None, [
@@ -183,10 +184,19 @@ def validate_set_text(text: str, file: str = "<text>") -> tuple[QuestionSet | No
         return QuestionSet(Path(file), "bank", bank.title, bank.language, bank.category, "", cards), problems
     c = _Collector(file)
     warnings: list[tuple[tuple[str | int, ...], str]] = []
-    root = yaml.compose(text, Loader=_Loader)
+    composed: list[Any] = []
+
+    def root() -> Any:
+        # The parser's node tree gives every other line; it costs as much as reading the file, so it is made
+        # only when a line the reader did not give is asked for (a problem, or the items of cards).
+        if not composed:
+            composed.append(yaml.compose(text, Loader=_Loader))
+        return composed[0]
 
     def line(path: tuple[str | int, ...]) -> int:
-        return _node_line(root, path, False)
+        if len(path) == 2 and path[0] == "questions" and isinstance(path[1], int) and path[1] < len(item_lines):
+            return item_lines[path[1]]
+        return _node_line(root(), path, False)
 
     for key in data:
         if key not in _SET_FIELDS[shape]:
@@ -208,7 +218,7 @@ def validate_set_text(text: str, file: str = "<text>") -> tuple[QuestionSet | No
         _parse_category(data, qset, c, defaults, line)
     qset.warnings = [Problem(file, line(p), _field(p), m, "warning") for p, m in warnings]
     if c.errors:
-        problems = [Problem(file, _node_line(root, p, key), _field(p), m) for p, key, m in c.errors]
+        problems = [Problem(file, _node_line(root(), p, key), _field(p), m) for p, key, m in c.errors]
         return None, problems + qset.warnings
     return qset, list(qset.warnings)
 

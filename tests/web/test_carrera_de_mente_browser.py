@@ -72,7 +72,11 @@ def _click_step(page: Any, step: Step, seat: int, shots: Path, done: set[str]) -
         if "asker" not in done:
             page.screenshot(path=str(shots / "carrera-asker.png"), full_page=True)
             done.add("asker")
-        page.click('[data-testid="quiz-confirm"]' if kind == "ask_confirm" else '[data-testid="quiz-overrule"]')
+        if kind == "ask_confirm":
+            page.click('[data-testid="quiz-confirm"]')
+        else:  # changing the verdict asks a second click
+            page.click('[data-testid="quiz-overrule"]')
+            page.click('[data-testid="quiz-overrule"]')
     elif kind == "ask_options":
         page.click('[data-testid="quiz-ask-options"]')
     else:

@@ -195,7 +195,12 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
                 done.add("reader")
                 page.click('[data-testid="quiz-confirm"]')
             else:
-                page.click('[data-testid="quiz-overrule"]')
+                button = page.locator('[data-testid="quiz-overrule"]')
+                change = button.inner_text()
+                assert change in ("Change to wrong", "Change to right")  # named by what it leads to
+                button.click()  # one click only asks: nothing is sent yet
+                assert button.inner_text() == f"Sure? {change}" and page.locator('[data-testid="quiz-decide"]').count()
+                button.click()
                 done.add("overrule")
         elif "ask_answer" in legal:
             assert ask["role"] == "answerer" and "card" not in ask

@@ -267,10 +267,34 @@ export function mountQuiz(root, ctx, opts = {}) {
       const isList = q.kind === "list";
       const named = h("input", { type: "number", min: 0, max: ask.suggestion?.needed ?? 1, value: ask.suggestion?.named ?? 0, "data-testid": "quiz-named", "aria-label": say("quiz.named") });
       if (isList && opts.itemChecks && ask.suggestion) parts.push(itemChecks(ask, legal));
-      else parts.push(h("div", { class: "mt-quiz-buttons", "data-testid": "quiz-decide" },
-        h("button", { type: "button", class: "btn-primary", "data-testid": "quiz-confirm", onclick: () => send({ type: "ask_confirm" }) }, say("quiz.confirm")),
-        isList ? h("label", {}, say("quiz.named"), " ", named) : null,
-        h("button", { type: "button", "data-testid": "quiz-overrule", onclick: () => send(isList ? { type: "ask_overrule", named: Number(named.value) } : { type: "ask_overrule" }) }, say("quiz.overrule"))));
+      else {
+        // Each button says what it leads to ("Change to wrong", not a bare "Overrule" that reads as "mark it
+        // right" in some languages); changing the verdict asks a second click within a few seconds.
+        const right = ask.suggestion?.correct === true;
+        const keep = isList ? say("quiz.confirm") : say(right ? "quiz.confirm_right" : "quiz.confirm_wrong");
+        const change = isList ? say("quiz.overrule") : say(right ? "quiz.overrule_to_wrong" : "quiz.overrule_to_right");
+        const overrule = h("button", { type: "button", "data-testid": "quiz-overrule", "aria-live": "polite" }, change);
+        let disarm = null;
+        overrule.addEventListener("click", () => {
+          if (overrule.dataset.armed !== "1") {
+            overrule.dataset.armed = "1";
+            overrule.textContent = say("quiz.overrule_sure", { action: change });
+            overrule.classList.add("armed");
+            disarm = setTimeout(() => {
+              overrule.dataset.armed = "";
+              overrule.textContent = change;
+              overrule.classList.remove("armed");
+            }, 4000);
+            return;
+          }
+          clearTimeout(disarm);
+          send(isList ? { type: "ask_overrule", named: Number(named.value) } : { type: "ask_overrule" });
+        });
+        parts.push(h("div", { class: "mt-quiz-buttons", "data-testid": "quiz-decide" },
+          h("button", { type: "button", class: "btn-primary", "data-testid": "quiz-confirm", onclick: () => send({ type: "ask_confirm" }) }, keep),
+          isList ? h("label", {}, say("quiz.named"), " ", named) : null,
+          overrule));
+      }
     } else if (ask.phase === "judge") {
       parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_reader", { name: nameOf(ask.reader) })));
     }
