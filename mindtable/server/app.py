@@ -1,8 +1,8 @@
 """The FastAPI application: the REST lobby, the WebSocket play endpoint and the static web pages.
 
 >>> app = create_app(db_url="sqlite:///:memory:")
->>> sorted(route.path for route in app.routes if route.path.startswith("/api/rooms"))[:2]
-['/api/rooms', '/api/rooms']
+>>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api/rooms"))[:2]
+['/api/rooms', '/api/rooms/{code}']
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ cards say (prompts, topics, answers) stays in the cards' language.
 >>> import mindtable
 >>> match = mindtable.new_match("caida-libre", players=2, seed=1, options={"starter": 0, "language": "en"})
 >>> print(render(match.view(0), 0).splitlines()[0])
-Caída Libre: seat 0 asks seat 1 (phase draw) · pack 1 · 36 cards in the draw pile
+Caída Libre: seat 0 asks seat 1 (phase draw) · pack 1 · ... cards in the draw pile
 >>> print(render(match.view(0), 0, "es").splitlines()[0])
-Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · 36 tarjetas por robar
+Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · ... tarjetas por robar
 """
 
 from __future__ import annotations
