@@ -1,0 +1,116 @@
+"""The quiz games' AEC environments: PettingZoo's own checks, and what an agent author relies on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from mindtable.rl import carrera_de_mente
+
+SMALL = {"board": "small"}
+
+
+def play(env, seed, chooser):
+    """Play ``env`` to its end from ``seed``; ``chooser(agent, obs)`` picks each action. Returns the trace."""
+    env.reset(seed=seed)
+    trace = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        action = None if term or trunc else chooser(agent, obs)
+        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, action))
+        env.step(action)
+    return trace
+
+
+def first_legal(agent, obs):
+    return int(np.flatnonzero(obs["action_mask"])[0])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_carrera_passes_pettingzoo_api_test(players):
+    api_test(carrera_de_mente.env(players=players, options=SMALL), num_cycles=200)
+
+
+def test_carrera_passes_seed_test():
+    seed_test(lambda: carrera_de_mente.env(players=3, options=SMALL), num_cycles=200)
+
+
+def test_carrera_against_bots_passes_api_test():
+    api_test(carrera_de_mente.env(players=3, options=SMALL, bots={1: "knowing", 2: "random"}), num_cycles=200)
+
+
+def test_carrera_same_seed_same_actions_same_episode_and_another_seed_differs():
+    a = play(carrera_de_mente.env(players=3, options=SMALL), 5, first_legal)
+    b = play(carrera_de_mente.env(players=3, options=SMALL), 5, first_legal)
+    c = play(carrera_de_mente.env(players=3, options=SMALL), 6, first_legal)
+    assert a == b
+    assert a != c
+
+
+def test_carrera_episode_ends_with_win_rewards():
+    env = carrera_de_mente.env(players=3, options=SMALL)
+    trace = play(env, 2, first_legal)
+    final = {agent: reward for agent, _, _, reward, action in trace if action is None}
+    result = env.unwrapped.match.result
+    assert set(final) == {"player_0", "player_1", "player_2"}
+    for agent, reward in final.items():
+        assert reward == (1.0 if int(agent[-1]) in result.winners else -1.0)
+
+
+def test_carrera_action_outside_the_mask_is_refused_clearly_and_changes_nothing():
+    env = carrera_de_mente.env(players=2, options=SMALL)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    obs = env.observe(agent)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.unwrapped.match.snapshot()
+    with pytest.raises(ValueError, match=r"is not legal now; legal: \d+="):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="integer"):
+        env.step("roll")
+    with pytest.raises(ValueError, match="outside the space"):
+        env.step(999)
+    assert env.unwrapped.match.snapshot() == before
+    assert env.agent_selection == agent
+
+
+def test_carrera_knowledge_model_decides_whether_know_is_right():
+    """An agent that always answers from knowledge is right far more often with knows=1 than with knows=0."""
+
+    def knower(agent, obs):
+        mask = obs["action_mask"]
+        return 0 if mask[0] else int(np.flatnonzero(mask)[0])
+
+    rates = {}
+    for knows in (0.0, 1.0):
+        env = carrera_de_mente.env(players=2, options={**SMALL, "turn_limit": 40}, knows=knows)
+        play(env, 9, knower)
+        details = env.unwrapped.match.result.details
+        rates[knows] = details["right"] / max(details["answers"], 1)
+    assert rates[0.0] < 0.2 < 0.6 < rates[1.0]
+
+
+def test_carrera_observation_holds_no_answer():
+    """The answerer's observation is the same whatever the question's answer: it is built from the seat's view."""
+    env = carrera_de_mente.raw_env(players=2, options=SMALL)
+    env.reset(seed=4)
+    while not env.observe(env.agent_selection)["action_mask"][0]:
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1]))
+    agent = env.agent_selection
+    before = env.observe(agent)
+    ask = env.match.state["ask"]
+    ask["card"]["questions"][ask["index"]]["answer"] = "SOMETHING ELSE ENTIRELY"
+    after = env.observe(agent)
+    assert np.array_equal(before["observation"], after["observation"])
+    assert "SOMETHING" not in repr(env.match.view(env.seat_of[agent]))
+
+
+def test_carrera_bad_parameters_are_refused():
+    with pytest.raises(ValueError, match="not a seat"):
+        carrera_de_mente.env(players=2, bots={5: "knowing"})
+    with pytest.raises(ValueError, match="every seat is a bot"):
+        carrera_de_mente.env(players=2, bots={0: "knowing", 1: "knowing"})
