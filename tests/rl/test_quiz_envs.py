@@ -9,9 +9,20 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
-from mindtable.rl import carrera_de_mente
+from mindtable.rl import caida_libre, carrera_de_mente, eesti_malumang
 
+#: api_test's advice for flat observations; a masked environment's observation is a Dict, as in PettingZoo's own.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
 SMALL = {"board": "small"}
+#: Each quiz environment in a small configuration: (module, options).
+ENVS = {
+    "carrera": (carrera_de_mente, SMALL),
+    "caida": (caida_libre, {"language": "en"}),
+    "eesti": (eesti_malumang, {"language": "en"}),
+}
 
 
 def play(env, seed, chooser):
@@ -30,13 +41,58 @@ def first_legal(agent, obs):
     return int(np.flatnonzero(obs["action_mask"])[0])
 
 
+@pytest.mark.parametrize("name", sorted(ENVS))
 @pytest.mark.parametrize("players", [2, 4])
-def test_carrera_passes_pettingzoo_api_test(players):
-    api_test(carrera_de_mente.env(players=players, options=SMALL), num_cycles=200)
+def test_quiz_env_passes_pettingzoo_api_test(name, players):
+    module, options = ENVS[name]
+    api_test(module.env(players=players, options=options), num_cycles=200)
 
 
-def test_carrera_passes_seed_test():
-    seed_test(lambda: carrera_de_mente.env(players=3, options=SMALL), num_cycles=200)
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_quiz_env_passes_seed_test(name):
+    module, options = ENVS[name]
+    seed_test(lambda: module.env(players=3, options=options), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_quiz_env_same_seed_same_actions_same_episode(name):
+    module, options = ENVS[name]
+    a = play(module.env(players=3, options=options), 11, first_legal)
+    b = play(module.env(players=3, options=options), 11, first_legal)
+    assert a == b
+    assert a[-1][4] is None  # played to the end
+
+
+@pytest.mark.parametrize(("name", "variant"), [("eesti", "outer_track"), ("eesti", "cards_only"), ("caida", None)])
+def test_quiz_env_variants_pass_api_test(name, variant):
+    module, options = ENVS[name]
+    options = {**options, "variant": variant} if variant else {**options, "weapons": False, "pack": "all"}
+    api_test(module.env(players=3, options=options), num_cycles=150)
+
+
+def test_caida_double_question_choice_and_targets_are_discrete_actions():
+    env = caida_libre.raw_env(players=3, options={"language": "en"})
+    assert env.choices[7:] == ["target:0", "target:1", "target:2", "draw", "ask_choose:0", "ask_choose:1"]
+    seen = set()
+    for seed in range(6):
+        env.reset(seed=seed)
+        while not all(env.terminations.values()):
+            mask = env.observe(env.agent_selection)["action_mask"]
+            seen |= {env.choices[i] for i in np.flatnonzero(mask)}
+            env.step(int(np.flatnonzero(mask)[-1]))
+    assert {"draw", "ask_choose:0", "ask_choose:1", "know", "pass"} <= seen
+    assert "options" not in seen  # Caída Libre never reads options on request
+
+
+def test_eesti_move_mask_offers_exactly_the_die_landings():
+    env = eesti_malumang.raw_env(players=2, options={"language": "en"})
+    env.reset(seed=3)
+    while env.match.view(None)["phase"] != "move":
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    agent = env.agent_selection
+    landings = {entry["square"] for entry in env.match.view(env.seat_of[agent])["landings"]}
+    offered = {env.choices[i] for i in np.flatnonzero(env.observe(agent)["action_mask"])}
+    assert offered == {f"move:{square}" for square in landings}
 
 
 def test_carrera_against_bots_passes_api_test():
