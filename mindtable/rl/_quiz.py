@@ -136,19 +136,24 @@ class QuizEnv(AECEnv):
         self._bot_params = {a: dict(p) for a, p in (bot_params or {}).items()}
         self.choices: list[str] = list(ANSWER_CHOICES)
         self._index: dict[tuple[str, Any], int] = {}
+        self._moves: list[tuple[str, Any]] = [("", None)] * len(ANSWER_CHOICES)  # choice -> (move type, value)
         for move_type, param, values in self.action_domains():
             for value in values:
                 self._index[(move_type, value)] = len(self.choices)
+                self._moves.append((move_type, value))
                 self.choices.append(move_type if param is None else f"{move_type}:{value}")
         self._params = {move_type: param for move_type, param, _ in self.action_domains()}
         size = len(QUIZ_FEATURES) + len(self.feature_names)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (len(self.choices),), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(len(self.choices))
+        self._observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (len(self.choices),), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._action_spaces = {a: spaces.Discrete(len(self.choices)) for a in self.possible_agents}
 
     # -- what each game gives -----------------------------------------------------------------------------
     def action_domains(self) -> list[tuple[str, str | None, list[Any]]]:
@@ -181,10 +186,10 @@ class QuizEnv(AECEnv):
 
     # -- spaces --------------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
+        return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
+        return self._action_spaces[agent]
 
     # -- playing ---------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -294,7 +299,6 @@ class QuizEnv(AECEnv):
 
     def _action_dict(self, agent: str, action: int) -> dict[str, Any]:
         seat = self.seat_of[agent]
-        name = self.choices[action]
         if action == 0:
             legal = [a for a in self.match.legal_actions(seat) if a["type"] == "ask_answer"]
             decision = self._minds[seat].decide(Observation(seat, self.match.view(seat), legal, self.match.clock))
@@ -306,18 +310,12 @@ class QuizEnv(AECEnv):
             return {"type": "ask_options", "seat": seat}
         if action < len(ANSWER_CHOICES):
             return {"type": "ask_answer", "seat": seat, "text": LETTERS[action - 3]}
-        move_type, _, value = name.partition(":")
+        move_type, value = self._moves[action]
         param = self._params[move_type]
         out: dict[str, Any] = {"type": move_type, "seat": seat}
         if param is not None:
-            out[param] = self._value(move_type, value)
+            out[param] = value
         return out
-
-    def _value(self, move_type: str, text: str) -> Any:
-        for (kind, value), _ in self._index.items():
-            if kind == move_type and str(value) == text:
-                return value
-        raise KeyError(text)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
