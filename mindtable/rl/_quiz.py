@@ -48,6 +48,7 @@ from pettingzoo.utils import wrappers
 
 import mindtable
 from mindtable.core.bots import Bot, Observation, observe
+from mindtable.core.match import Match
 
 #: The answer choices, always the first seven actions.
 ANSWER_CHOICES = ("know", "pass", "options", "pick_a", "pick_b", "pick_c", "pick_d")
@@ -221,56 +222,23 @@ class QuizEnv(AECEnv):
         self.agent_selection = self._next_agent()
 
     def _advance(self) -> None:
-        """Play what no agent decides (deadlines, table duties, bot seats) until an agent is to act or it ends."""
-        match = self.match
-        for _ in range(100_000):
-            if match.is_over:
-                return
-            seats = match.to_act()
-            if not seats:
-                deadline = match.next_deadline()
-                if deadline is None:
-                    raise RuntimeError(f"{self.game_id}: nobody is to act and no deadline is pending")
-                match.apply(deadline.due_action())
-                continue
-            for seat in seats:
-                legal = match.legal_actions(seat)
-                types = {a["type"] for a in legal}
-                if seat in self._table_bots:
-                    decision = self._table_bots[seat].decide(observe(match, seat, match.clock))
-                    if decision is not None:
-                        match.apply({**decision.action, "seat": seat})
-                        break
-                elif "ask_confirm" in types:
-                    match.apply({"type": "ask_confirm", "seat": seat})
-                    break
-                elif "ask_vote" in types:
-                    suggestion = ((match.view(seat).get("ask") or {}).get("suggestion")) or {}
-                    verdict = "right" if suggestion.get("correct") else "wrong"
-                    match.apply({"type": "ask_vote", "seat": seat, "verdict": verdict})
-                    break
-                elif types - _TABLE_DUTIES:
-                    return  # an agent decides
-            else:
-                raise RuntimeError(f"{self.game_id}: seats {seats} are to act but none of them can")
-        raise RuntimeError(f"{self.game_id}: the table played 100000 steps without an agent")
+        play_table(self.match, self._table_bots)
 
     def _next_agent(self) -> str:
         if self.match.is_over:
             return self.agents[0]
-        for seat in self.match.to_act():
-            if seat not in self._table_bots:
-                legal = {a["type"] for a in self.match.legal_actions(seat)}
-                if legal - _TABLE_DUTIES:
-                    return f"player_{seat}"
-        raise RuntimeError(f"{self.game_id}: no agent is to act")
+        return f"player_{deciding_seat(self.match, self._table_bots)}"
 
     def mask(self, agent: str) -> np.ndarray:
         """The action mask of ``agent`` now: 1 for each choice that is legal (all 0 when it is not to act)."""
+        if self.match.is_over or agent != getattr(self, "agent_selection", None):
+            return np.zeros(len(self.choices), np.int8)
+        return self.mask_of(self.match, self.seat_of[agent])
+
+    def mask_of(self, match: Match, seat: int) -> np.ndarray:
+        """The choices legal for ``seat`` in ``match`` now, from ``match.legal_actions(seat)`` and its view."""
         mask = np.zeros(len(self.choices), np.int8)
-        seat = self.seat_of[agent]
-        match = self.match
-        if match.is_over or agent != getattr(self, "agent_selection", None):
+        if match.is_over:
             return mask
         ask = match.view(seat).get("ask") or {}
         question = ask.get("question") or {}
@@ -291,19 +259,22 @@ class QuizEnv(AECEnv):
                     mask[index] = 1
         return mask
 
+    def vector_of(self, match: Match, seat: int) -> np.ndarray:
+        """The ``observation`` vector of ``seat`` (named by QUIZ_FEATURES + feature_names), from its view."""
+        view = match.view(seat)
+        return np.clip(np.asarray([*quiz_features(view), *self.features(view, seat)], np.float32), 0.0, 1.0)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.seat_of[agent]
-        view = self.match.view(seat)
-        vector = np.asarray([*quiz_features(view), *self.features(view, seat)], np.float32)
-        return {"observation": np.clip(vector, 0.0, 1.0), "action_mask": self.mask(agent)}
+        return {"observation": self.vector_of(self.match, self.seat_of[agent]), "action_mask": self.mask(agent)}
 
     def _action_dict(self, agent: str, action: int) -> dict[str, Any]:
         seat = self.seat_of[agent]
         if action == 0:
-            legal = [a for a in self.match.legal_actions(seat) if a["type"] == "ask_answer"]
-            decision = self._minds[seat].decide(Observation(seat, self.match.view(seat), legal, self.match.clock))
-            text = "?" if decision is None else str(decision.action.get("text", "?"))
-            return {"type": "ask_answer", "seat": seat, "text": text}
+            return {"type": "ask_answer", "seat": seat, "text": known_answer(self._minds[seat], self.match, seat)}
+        return self.action_of(seat, action)
+
+    def action_of(self, seat: int, action: int) -> dict[str, Any]:
+        """The match's action for choice ``action`` (not ``know``, which needs a knowledge model) of ``seat``."""
         if action == 1:
             return {"type": "ask_pass", "seat": seat}
         if action == 2:
@@ -361,6 +332,59 @@ class QuizEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def known_answer(mind: Bot, match: Match, seat: int) -> str:
+    """What ``mind`` (a knowing bot) types for the question put to ``seat``, seeing only the seat's view."""
+    legal = [a for a in match.legal_actions(seat) if a["type"] == "ask_answer"]
+    decision = mind.decide(Observation(seat, match.view(seat), legal, match.clock))
+    return "?" if decision is None else str(decision.action.get("text", "?"))
+
+
+def play_table(match: Match, table_bots: Mapping[int, Bot]) -> None:
+    """Play what no agent decides (deadlines, the reader's and voters' duties, bot seats) until an agent is to
+    act or the match is over."""
+    for _ in range(100_000):
+        if match.is_over:
+            return
+        seats = match.to_act()
+        if not seats:
+            deadline = match.next_deadline()
+            if deadline is None:
+                raise RuntimeError(f"{match.game.id}: nobody is to act and no deadline is pending")
+            match.apply(deadline.due_action())
+            continue
+        for seat in seats:
+            legal = match.legal_actions(seat)
+            types = {a["type"] for a in legal}
+            if seat in table_bots:
+                decision = table_bots[seat].decide(observe(match, seat, match.clock))
+                if decision is not None:
+                    match.apply({**decision.action, "seat": seat})
+                    break
+            elif "ask_confirm" in types:
+                match.apply({"type": "ask_confirm", "seat": seat})
+                break
+            elif "ask_vote" in types:
+                suggestion = ((match.view(seat).get("ask") or {}).get("suggestion")) or {}
+                verdict = "right" if suggestion.get("correct") else "wrong"
+                match.apply({"type": "ask_vote", "seat": seat, "verdict": verdict})
+                break
+            elif types - _TABLE_DUTIES:
+                return  # an agent decides
+        else:
+            raise RuntimeError(f"{match.game.id}: seats {seats} are to act but none of them can")
+    raise RuntimeError(f"{match.game.id}: the table played 100000 steps without an agent")
+
+
+def deciding_seat(match: Match, table_bots: Mapping[int, Bot]) -> int:
+    """The seat an agent decides for now (after :func:`play_table`)."""
+    for seat in match.to_act():
+        if seat not in table_bots:
+            legal = {a["type"] for a in match.legal_actions(seat)}
+            if legal - _TABLE_DUTIES:
+                return seat
+    raise RuntimeError(f"{match.game.id}: no agent is to act")
 
 
 def wrap(env: QuizEnv) -> Any:
