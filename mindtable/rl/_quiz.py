@@ -217,7 +217,8 @@ class QuizEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._cycles = 0
-        self._masks: dict[str, np.ndarray] = {}
+        self._version = 0  # counts the actions applied by step(): observations are kept for one version
+        self._observed: dict[str, tuple[Any, dict[str, np.ndarray]]] = {}
         self._advance()
         self.agent_selection = self._next_agent()
 
@@ -231,16 +232,19 @@ class QuizEnv(AECEnv):
 
     def mask(self, agent: str) -> np.ndarray:
         """The action mask of ``agent`` now: 1 for each choice that is legal (all 0 when it is not to act)."""
+        return self.observe(agent)["action_mask"]
+
+    def _mask(self, agent: str, view: Mapping[str, Any]) -> np.ndarray:
         if self.match.is_over or agent != getattr(self, "agent_selection", None):
             return np.zeros(len(self.choices), np.int8)
-        return self.mask_of(self.match, self.seat_of[agent])
+        return self.mask_of(self.match, self.seat_of[agent], view)
 
-    def mask_of(self, match: Match, seat: int) -> np.ndarray:
+    def mask_of(self, match: Match, seat: int, view: Mapping[str, Any] | None = None) -> np.ndarray:
         """The choices legal for ``seat`` in ``match`` now, from ``match.legal_actions(seat)`` and its view."""
         mask = np.zeros(len(self.choices), np.int8)
         if match.is_over:
             return mask
-        ask = match.view(seat).get("ask") or {}
+        ask = (match.view(seat) if view is None else view).get("ask") or {}
         question = ask.get("question") or {}
         for entry in match.legal_actions(seat):
             kind = entry["type"]
@@ -259,13 +263,22 @@ class QuizEnv(AECEnv):
                     mask[index] = 1
         return mask
 
-    def vector_of(self, match: Match, seat: int) -> np.ndarray:
+    def vector_of(self, match: Match, seat: int, view: Mapping[str, Any] | None = None) -> np.ndarray:
         """The ``observation`` vector of ``seat`` (named by QUIZ_FEATURES + feature_names), from its view."""
-        view = match.view(seat)
+        view = match.view(seat) if view is None else view
         return np.clip(np.asarray([*quiz_features(view), *self.features(view, seat)], np.float32), 0.0, 1.0)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return {"observation": self.vector_of(self.match, self.seat_of[agent]), "action_mask": self.mask(agent)}
+        # Kept until the next action (last() and step() both need it): one view per agent per step.
+        key = (self._version, self.agent_selection)
+        cached = self._observed.get(agent)
+        if cached is not None and cached[0] == key:
+            return {name: value.copy() for name, value in cached[1].items()}
+        seat = self.seat_of[agent]
+        view = self.match.view(seat)
+        obs = {"observation": self.vector_of(self.match, seat, view), "action_mask": self._mask(agent, view)}
+        self._observed[agent] = (key, obs)
+        return {name: value.copy() for name, value in obs.items()}
 
     def _action_dict(self, agent: str, action: int) -> dict[str, Any]:
         seat = self.seat_of[agent]
@@ -306,6 +319,7 @@ class QuizEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.match.apply(self._action_dict(agent, action))
         self._advance()
+        self._version += 1
         self._cycles += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
         result = self.match.result

@@ -157,11 +157,13 @@ def test_carrera_observation_holds_no_answer():
     while not env.observe(env.agent_selection)["action_mask"][0]:
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1]))
     agent = env.agent_selection
-    before = env.observe(agent)
+    seat = env.seat_of[agent]
+    before = env.vector_of(env.match, seat)
     ask = env.match.state["ask"]
     ask["card"]["questions"][ask["index"]]["answer"] = "SOMETHING ELSE ENTIRELY"
-    after = env.observe(agent)
-    assert np.array_equal(before["observation"], after["observation"])
+    after = env.vector_of(env.match, seat)
+    assert np.array_equal(before, after)
+    assert np.array_equal(env.observe(agent)["observation"], after)
     assert "SOMETHING" not in repr(env.match.view(env.seat_of[agent]))
 
 
