@@ -163,9 +163,9 @@ def workloads(steps: int) -> list[tuple[str, str, Callable[[], int] | str]]:
     out.append(("Gymnasium", "mindtable/NeuroRaceSolo-v0", gym_steps(neurorace.SoloEnv, steps // 4)))
     try:
         import pyspiel
+        from open_spiel.python.games import kuhn_poker  # noqa: F401  # registers python_kuhn_poker
 
         import mindtable.rl.openspiel  # noqa: F401  # registers the games
-        from open_spiel.python.games import kuhn_poker  # noqa: F401  # registers python_kuhn_poker
 
         for name, options in (
             ("mindtable_carrera_de_mente", "board:small"),

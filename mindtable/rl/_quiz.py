@@ -25,9 +25,10 @@ How a quiz game becomes an AEC environment:
 * **Observations**: ``{"observation": Box(0, 1, (k,), float32), "action_mask": Box(0, 1, (n,), int8)}``;
   the mask is computed from ``match.legal_actions(seat)``. An agent that is not the one to act sees an all-zero
   mask (it is never selected then).
-* **Rewards** are 0 until the match ends; then +1 for each winner and -1 for each other agent (all 0 when
-  nobody wins, e.g. a turn limit with a tie broken to nobody). All agents terminate together at the end;
-  ``max_cycles`` (agent steps) truncates all agents instead.
+* **Rewards** (``reward="win"``, the default) are 0 until the match ends; then +1 for each winner and -1 for
+  each other agent (all 0 when nobody wins). With ``reward="score"`` each step's reward is instead the change of
+  the seat's score (each game's page: colours, IQ, cards), a dense signal for simple learners. All agents
+  terminate together at the end; ``max_cycles`` (agent steps) truncates all agents instead.
 * **Bad actions** follow PettingZoo's convention for masked environments: an action outside the mask (or not
   an integer of the space) raises ``ValueError`` naming the action, the agent and the legal choices, and
   changes nothing; stepping a terminated or truncated agent needs ``None``.
@@ -109,9 +110,13 @@ class QuizEnv(AECEnv):
         bot_params: Mapping[str, Mapping[str, Any]] | None = None,
         bots: Mapping[int, str] | None = None,
         max_cycles: int | None = None,
+        reward: str = "win",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        if reward not in ("win", "score"):
+            raise ValueError(f"reward must be 'win' (+1/-1 at the end) or 'score' (the score's change), not {reward!r}")
+        self.reward = reward
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -181,6 +186,10 @@ class QuizEnv(AECEnv):
         """Every value the game can ever offer for ``param`` of ``move_type`` (each game says; [] for none)."""
         raise NotImplementedError
 
+    def score(self, view: Mapping[str, Any], seat: int) -> float:
+        """The seat's score in ``view``, whose change is the reward with ``reward="score"`` (each game says)."""
+        raise NotImplementedError
+
     def features(self, view: Mapping[str, Any], seat: int) -> list[float]:
         """The game's own features of ``view`` (seat ``seat``'s), each in [0, 1], named by feature_names."""
         raise NotImplementedError
@@ -221,6 +230,7 @@ class QuizEnv(AECEnv):
         self._observed: dict[str, tuple[Any, dict[str, np.ndarray]]] = {}
         self._advance()
         self.agent_selection = self._next_agent()
+        self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
 
     def _advance(self) -> None:
         play_table(self.match, self._table_bots)
@@ -322,11 +332,17 @@ class QuizEnv(AECEnv):
         self._version += 1
         self._cycles += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.reward == "score":
+            for a, seat in self.seat_of.items():
+                score = self.score(self.match.view(seat), seat)
+                self.rewards[a] = score - self._scores[a]
+                self._scores[a] = score
         result = self.match.result
         if result is not None:
             winners = {f"player_{s}" for s in result.winners}
             for a in self.agents:
-                self.rewards[a] = 0.0 if not result.winners else (1.0 if a in winners else -1.0)
+                if self.reward == "win":
+                    self.rewards[a] = 0.0 if not result.winners else (1.0 if a in winners else -1.0)
                 self.terminations[a] = True
                 self.infos[a] = {"result": result.to_dict()}
         elif self._cycles >= self.max_cycles:

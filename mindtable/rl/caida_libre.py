@@ -12,6 +12,7 @@ env = caida_libre.env(players=3, options={"language": "en", "pack": "1"}, knows=
 | actions | `Discrete(10 + players)` (table below) |
 | observations | `Dict(observation=Box(0, 1, (33 + 2 × players,), float32), action_mask=Box(0, 1, (n,), int8))` |
 | rewards | at the end (someone in free fall): +1 each seat with the highest IQ (ties all win), -1 the others |
+| | (`reward="score"`: the change of the seat's IQ / 10 as it happens: -4 for a 40-point penalty) |
 | termination | the match ends: every agent terminates; `max_cycles` (default 10000 agent steps) truncates |
 
 **Actions** (`env.unwrapped.choices`): 0 `know` (answer from the seat's knowledge model: the game's knowing bot,
@@ -72,6 +73,9 @@ class CaidaEnv(QuizEnv):
             return list(range(self.players))
         return [0, 1] if move_type == "ask_choose" else []
 
+    def score(self, view: Mapping[str, Any], seat: int) -> float:
+        return float(view["iq"][seat]) / 10
+
     def features(self, view: Mapping[str, Any], seat: int) -> list[float]:
         iq = view["iq"]
         players = len(iq)
@@ -104,5 +108,5 @@ def raw_env(**kwargs: Any) -> CaidaEnv:
 
 def env(**kwargs: Any) -> Any:
     """The environment with PettingZoo's order-enforcing wrapper: ``players``, ``options`` (the game's),
-    ``knows``, ``bot_params``, ``bots``, ``max_cycles``, ``render_mode``."""
+    ``knows``, ``bot_params``, ``bots``, ``max_cycles``, ``reward``, ``render_mode``."""
     return wrap(raw_env(**kwargs))

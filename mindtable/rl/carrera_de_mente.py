@@ -12,6 +12,7 @@ env = carrera_de_mente.env(players=3, bots={1: "knowing", 2: "knowing"}, knows=0
 | actions | `Discrete(27)` (table below) |
 | observations | `Dict(observation=Box(0, 1, (36 + 8 × players,), float32), action_mask=Box(0, 1, (27,), int8))` |
 | rewards | at the end: +1 the winner (six colours; `turn_limit`: the most colours, ties all win), -1 the others |
+| | (`reward="score"`: +1 for each colour won, -1 for each lost, as it happens) |
 | termination | the match ends: every agent terminates; `max_cycles` (default 10000 agent steps) truncates |
 
 **Actions** (`env.unwrapped.choices`): 0 `know` (answer from the seat's knowledge model: the game's knowing
@@ -78,6 +79,9 @@ class CarreraEnv(QuizEnv):
             return list(TOPICS)
         return list(PRIZE_COLOURS) if move_type in ("lap_prize", "steal") else []
 
+    def score(self, view: Mapping[str, Any], seat: int) -> float:
+        return float(len(view["prizes"][seat]))
+
     def features(self, view: Mapping[str, Any], seat: int) -> list[float]:
         players = len(view["pegs"])
         context = view.get("context") or {}
@@ -111,5 +115,5 @@ def raw_env(**kwargs: Any) -> CarreraEnv:
 
 def env(**kwargs: Any) -> Any:
     """The environment with PettingZoo's order-enforcing wrapper: ``players``, ``options`` (the game's),
-    ``knows``, ``bot_params``, ``bots``, ``max_cycles``, ``render_mode``."""
+    ``knows``, ``bot_params``, ``bots``, ``max_cycles``, ``reward``, ``render_mode``."""
     return wrap(raw_env(**kwargs))

@@ -12,6 +12,7 @@ env = eesti_malumang.env(players=3, options={"language": "en"}, knows={"player_0
 | actions | `Discrete(66)` on the shipped board (table below) |
 | observations | `Dict(observation=Box(0, 1, (38 + 10 × players,), float32), action_mask=Box(0, 1, (66,), int8))` |
 | rewards | at the end: +1 the winner (ties share the win when the game ends on time), -1 the others |
+| | (`reward="score"`: +1 for each card won, as it happens; variant 2: each card kept) |
 | termination | the match ends: every agent terminates; `max_cycles` (default 10000 agent steps) truncates |
 
 **Actions** (`env.unwrapped.choices`): 0 `know` (answer from the seat's knowledge model: the game's knowing
@@ -94,6 +95,11 @@ class EestiEnv(QuizEnv):
             return [s["id"] for s in self._board()["squares"]]
         return list(CATEGORIES) if move_type in ("category", "final_category") else []
 
+    def score(self, view: Mapping[str, Any], seat: int) -> float:
+        if view["variant"] == "cards_only":
+            return float(_count(view["kept"][seat]))
+        return float(sum(view["held"][seat].values()))
+
     def features(self, view: Mapping[str, Any], seat: int) -> list[float]:
         players = len(view["held"])
         pawns = view["pawns"] or [None] * players  # no pieces in variant 2 (cards only)
@@ -135,5 +141,5 @@ def raw_env(**kwargs: Any) -> EestiEnv:
 
 def env(**kwargs: Any) -> Any:
     """The environment with PettingZoo's order-enforcing wrapper: ``players``, ``options`` (the game's),
-    ``knows``, ``bot_params``, ``bots``, ``max_cycles``, ``render_mode``."""
+    ``knows``, ``bot_params``, ``bots``, ``max_cycles``, ``reward``, ``render_mode``."""
     return wrap(raw_env(**kwargs))

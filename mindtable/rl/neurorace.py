@@ -61,15 +61,27 @@ SIDE = 12
 KINDS = ("symbol", "colour", "both", "first", "last")
 
 
-def side_features(side: Mapping[str, Any] | None) -> list[float]:
+_EMPTY = np.zeros(SIDE, np.float32)
+_SIDES: dict[tuple[str, str, int], np.ndarray] = {}
+
+
+def side_features(side: Mapping[str, Any] | None) -> np.ndarray:
+    """A side's 12 numbers (see the module docstring); all 0 for no tile. Read-only (shared)."""
     if not side:
-        return [0.0] * SIDE
-    return [
-        1.0,
-        *(float(side["symbol"] == s) for s in (*SYMBOLS, ANY)),
-        *(float(side["colour"] == c) for c in (*COLOURS, ANY)),
-        int(side["number"]) / 99,
-    ]
+        return _EMPTY
+    key = (side["symbol"], side["colour"], int(side["number"]))
+    found = _SIDES.get(key)
+    if found is None:
+        found = _SIDES[key] = np.asarray(
+            [
+                1.0,
+                *(float(key[0] == s) for s in (*SYMBOLS, ANY)),
+                *(float(key[1] == c) for c in (*COLOURS, ANY)),
+                key[2] / 99,
+            ],
+            np.float32,
+        )
+    return found
 
 
 class NeuroRaceEnv(TickEnv):

@@ -12,7 +12,7 @@ observations, infos = env.reset(seed=7)
 | agents | `player_0` … `player_{n-1}` (2–4), cooperative |
 | actions | `Discrete(8)`: 0 `wait`, 1 `play` (your lowest card), 2 `stop`, 3 `propose_star`, 4 `propose_end`, |
 | | 5 `agree`, 6 `withdraw`, 7 `reject` |
-| observations | `Dict(hand=MultiBinary(100), observation=Box(0, 1, (17 + players,), float32),` |
+| observations | `Dict(hand=MultiBinary(100), observation=Box(0, 1, (16 + players,), float32),` |
 | | `action_mask=Box(0, 1, (8,), int8))` |
 | time | one step is `tick_ms` (default 250) ms of the match's clock |
 | rewards | every agent alike: +1 per level completed, +1 per life won, -1 per life lost, over the tick |

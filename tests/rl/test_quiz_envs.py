@@ -167,8 +167,20 @@ def test_carrera_observation_holds_no_answer():
     assert "SOMETHING" not in repr(env.match.view(env.seat_of[agent]))
 
 
+def test_score_rewards_follow_the_iq_and_pass_api_test():
+    """With reward="score" a Caída Libre agent's rewards add up to its IQ change (/10), step by step."""
+    api_test(caida_libre.env(players=3, options={"language": "en"}, reward="score"), num_cycles=100)
+    env = caida_libre.env(players=3, options={"language": "en"}, bots={1: "knowing", 2: "knowing"}, reward="score")
+    trace = play(env, 4, first_legal)
+    iq = env.unwrapped.match.view(0)["iq"][0]
+    assert sum(reward for *_, reward, _ in trace) == pytest.approx((iq - 150) / 10)
+    assert any(reward < 0 for *_, reward, _ in trace[:-1])  # penalties arrive as they happen, not only at the end
+
+
 def test_carrera_bad_parameters_are_refused():
     with pytest.raises(ValueError, match="not a seat"):
         carrera_de_mente.env(players=2, bots={5: "knowing"})
     with pytest.raises(ValueError, match="every seat is a bot"):
         carrera_de_mente.env(players=2, bots={0: "knowing", 1: "knowing"})
+    with pytest.raises(ValueError, match="reward must be 'win'"):
+        carrera_de_mente.env(players=2, reward="points")
