@@ -48,7 +48,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import mindtable
-from mindtable.core.bots import Bot, Observation, observe
+from mindtable.core.bots import Bot, Observation
 from mindtable.core.match import Match
 
 #: The answer choices, always the first seven actions.
@@ -228,8 +228,15 @@ class QuizEnv(AECEnv):
         self._cycles = 0
         self._version = 0  # counts the actions applied by step(): observations are kept for one version
         self._observed: dict[str, tuple[Any, dict[str, np.ndarray]]] = {}
+        self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
         self._advance()
         self.agent_selection = self._next_agent()
+        if self.match.is_over:  # the bots' seats played the whole game before an agent was asked anything
+            if self.reward == "score":
+                for a, seat in self.seat_of.items():
+                    self.rewards[a] = self.score(self.match.view(seat), seat) - self._scores[a]
+            self._finish()
+            self._accumulate_rewards()
         self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
 
     def _advance(self) -> None:
@@ -339,18 +346,24 @@ class QuizEnv(AECEnv):
                 self._scores[a] = score
         result = self.match.result
         if result is not None:
-            winners = {f"player_{s}" for s in result.winners}
-            for a in self.agents:
-                if self.reward == "win":
-                    self.rewards[a] = 0.0 if not result.winners else (1.0 if a in winners else -1.0)
-                self.terminations[a] = True
-                self.infos[a] = {"result": result.to_dict()}
+            self._finish()
         elif self._cycles >= self.max_cycles:
             for a in self.agents:
                 self.truncations[a] = True
         if result is None and self._cycles < self.max_cycles:
             self.agent_selection = self._next_agent()
         self._accumulate_rewards()
+
+    def _finish(self) -> None:
+        """The match is over: every agent terminates, with the win rewards (``reward="win"``)."""
+        result = self.match.result
+        assert result is not None
+        winners = {f"player_{s}" for s in result.winners}
+        for a in self.agents:
+            if self.reward == "win":
+                self.rewards[a] = 0.0 if not result.winners else (1.0 if a in winners else -1.0)
+            self.terminations[a] = True
+            self.infos[a] = {"result": result.to_dict()}
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -388,7 +401,9 @@ def play_table(match: Match, table_bots: Mapping[int, Bot]) -> None:
             legal = match.legal_actions(seat)
             types = {a["type"] for a in legal}
             if seat in table_bots:
-                decision = table_bots[seat].decide(observe(match, seat, match.clock))
+                # Drafts (ask_type) change nothing a bot waits for: a random bot could type the same draft for ever.
+                moves = [a for a in legal if a["type"] != "ask_type"]
+                decision = table_bots[seat].decide(Observation(seat, match.view(seat), moves, match.clock))
                 if decision is not None:
                     match.apply({**decision.action, "seat": seat})
                     break

@@ -177,6 +177,23 @@ def test_score_rewards_follow_the_iq_and_pass_api_test():
     assert any(reward < 0 for *_, reward, _ in trace[:-1])  # penalties arrive as they happen, not only at the end
 
 
+def test_bots_that_win_before_an_agent_acts_end_the_episode_at_reset():
+    """On the small board a knowing bot may win on its first turn: the agent is told at once (-1, terminated)."""
+    env = carrera_de_mente.env(players=3, options=SMALL, bots={1: "knowing", 2: "knowing"})
+    for seed in range(400):
+        env.reset(seed=seed)
+        if env.unwrapped.match.is_over:
+            break
+    else:
+        raise AssertionError("no seed of 400 has the bots win before the agent's first decision")
+    _, reward, terminated, truncated, info = env.last()
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert not env.observe("player_0")["action_mask"].any()
+    assert info["result"]["winners"] != [0]
+    env.step(None)
+    assert env.agents == []
+
+
 def test_carrera_bad_parameters_are_refused():
     with pytest.raises(ValueError, match="not a seat"):
         carrera_de_mente.env(players=2, bots={5: "knowing"})
