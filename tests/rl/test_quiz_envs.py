@@ -194,6 +194,17 @@ def test_bots_that_win_before_an_agent_acts_end_the_episode_at_reset():
     assert env.agents == []
 
 
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_max_cycles_truncates_every_agent_after_that_many_agent_steps(name):
+    module, options = ENVS[name]
+    env = module.env(players=3, options=options, max_cycles=5)
+    trace = play(env, 1, first_legal)
+    decisions = [entry for entry in trace if entry[4] is not None]
+    assert len(decisions) == 5
+    assert all(env.unwrapped.truncations.values()) and not any(env.unwrapped.terminations.values())
+    assert not env.unwrapped.match.is_over
+
+
 def test_carrera_bad_parameters_are_refused():
     with pytest.raises(ValueError, match="not a seat"):
         carrera_de_mente.env(players=2, bots={5: "knowing"})

@@ -111,6 +111,23 @@ def test_the_mind_playing_in_card_order_completes_levels_and_is_rewarded():
     assert total >= 2
 
 
+def test_the_mind_throwing_star_needs_everyone_and_discards_each_lowest_card():
+    env = the_mind.parallel_env(players=2, options={"stars": 1})
+    observations, _ = env.reset(seed=3)
+    choices = env.choices
+    assert [len(h) for h in env.match.state["hands"]] == [1, 1]  # level 1: one card each
+    observations, *_ = env.step({"player_0": choices.index("propose_star"), "player_1": 0})
+    assert observations["player_0"]["observation"][env.feature_names().index("proposal.star")] == 1  # proposed ...
+    assert {choices[i] for i in np.flatnonzero(observations["player_1"]["action_mask"])} == {"wait", "agree", "reject"}
+    assert not observations["player_0"]["action_mask"][choices.index("play")]  # ... and play pauses
+    observations, rewards, *_ = env.step({"player_0": 0, "player_1": choices.index("agree")})
+    view = env.match.view(None)
+    assert view["stars"] == 0
+    assert view["levels_completed"] == 1  # each lowest card was discarded: the level is done
+    assert rewards == {"player_0": 1.0, "player_1": 1.0}
+    assert [int(observations[a]["hand"].sum()) for a in ("player_0", "player_1")] == [2, 2]  # level 2 dealt
+
+
 def test_the_mind_observation_shows_only_the_seats_own_hand():
     env = the_mind.parallel_env(players=3)
     observations, _ = env.reset(seed=9)
