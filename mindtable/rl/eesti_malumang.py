@@ -22,7 +22,9 @@ bot, ``knows`` its chance to remember an answer, per category with ``bot_params=
 board (where the die's count takes the piece: the mask offers the landings), `category:<category>` (on an
 Estonia space), `path` (take the path to the finish), `final_category:<category>` (the player to the left names
 the last question's category). The categories are history, culture, science, geography, sport, varia. The
-reader confirming the judge is done by the environment.
+reader confirming the judge is done by the environment. No time passes between decisions (actions carry no
+time): an answer clock never runs out, and variant 2 (cards only) ends when the cards run out rather than when
+its agreed game time is up.
 
 **Observation** (`env.unwrapped.feature_names`): the ask step (answering now, the question's kind one-hot …);
 the phase one-hot (place, roll, move, category, path, final_category, ask, over); the variant one-hot
