@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev,cluster]'
+.venv/bin/python -m pip install --quiet -e '.[dev,cluster,rl]'  # Ray (simulate --backend ray), PettingZoo, Gymnasium, OpenSpiel
 
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "installing Debian's chromium for the browser tests"

@@ -1,0 +1,437 @@
+"""The PettingZoo AEC environment the three quiz games share (each game's module documents its own spaces).
+
+How a quiz game becomes an AEC environment:
+
+* **Agents** are ``player_0`` … ``player_{n-1}``, one per seat, except the seats given to ``bots`` (seat ->
+  the name of one of the game's bots, e.g. ``{1: "knowing"}``), which the environment plays itself with that
+  bot, seeing only that seat's observation like any bot.
+* **Actions** are one ``Discrete(n)`` space, the same for every agent and every step: first the seven answer
+  choices (:data:`ANSWER_CHOICES`), then every action shape the game's move table can ever list, in the order
+  the moves are declared (a move without parameters is one action; a move with a choice parameter is one
+  action per value the game can ever offer: a colour, a booklet, a square, a seat). ``choices`` on the
+  environment lists them as readable labels.
+* **Answers.** A typed answer becomes a discrete choice: ``know`` (answer from knowledge), ``pass``,
+  ``options`` (ask for the options to be read out, where the game allows), ``pick_a`` … ``pick_d`` (name that
+  option; a blind guess unless the agent learned something). ``know`` types what the seat's *knowledge model*
+  says: the game's own knowing bot for that seat (built with the environment's ``knows`` and ``bot_params``),
+  which has read the public question files and remembers an answer with its probability (per topic and
+  difficulty, drawn from its own seeded generator keyed by the question, so the same question asked again gets
+  the same outcome): then it types the answer as printed; with the options read out it may recognise the
+  right one; otherwise it types ``"?"`` (judged wrong), or guesses a true/false statement. Nothing of the
+  answer reaches the observation: observations are built only from ``match.view(seat)``.
+* **The table's own duties** — the reader confirming the judge's suggestion, a table vote, the game's
+  deadlines — are done by the environment as the game's bots do them (confirm the suggestion, vote with it),
+  so agents are asked only for the game's decisions.
+* **Observations**: ``{"observation": Box(0, 1, (k,), float32), "action_mask": Box(0, 1, (n,), int8)}``;
+  the mask is computed from ``match.legal_actions(seat)``. An agent that is not the one to act sees an all-zero
+  mask (it is never selected then).
+* **Rewards** (``reward="win"``, the default) are 0 until the match ends; then +1 for each winner and -1 for
+  each other agent (all 0 when nobody wins). With ``reward="score"`` each step's reward is instead the change of
+  the seat's score (each game's page: colours, IQ, cards), a dense signal for simple learners. All agents
+  terminate together at the end; ``max_cycles`` (agent steps) truncates all agents instead.
+* **Bad actions** follow PettingZoo's convention for masked environments: an action outside the mask (or not
+  an integer of the space) raises ``ValueError`` naming the action, the agent and the legal choices, and
+  changes nothing; stepping a terminated or truncated agent needs ``None``.
+* **Determinism**: ``reset(seed=s)`` seeds the match and the knowledge models; the same seed and the same
+  actions give the same episode (``reset()`` without a seed continues from the last seed's generator).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+import mindtable
+from mindtable.core.bots import Bot, Observation
+from mindtable.core.match import Match
+
+#: The answer choices, always the first seven actions.
+ANSWER_CHOICES = ("know", "pass", "options", "pick_a", "pick_b", "pick_c", "pick_d")
+LETTERS = "abcd"
+#: Table duties the environment does itself.
+_TABLE_DUTIES = frozenset(("ask_confirm", "ask_overrule", "ask_vote", "ask_call_vote", "ask_type"))
+_ANSWER_MOVES = frozenset(("ask_answer", "ask_pass", "ask_options"))
+#: Question kinds, for the one-hot in every quiz observation.
+KINDS = ("text", "truefalse", "choice", "number", "list", "higher")
+#: The shared part of every quiz observation (see :func:`quiz_features`).
+QUIZ_FEATURES = (
+    "ask.answering",
+    "ask.choosing",
+    "ask.options_available",
+    "ask.options_shown",
+    "ask.options/4",
+    *(f"ask.kind={k}" for k in KINDS),
+    "ask.list_count/10",
+)
+
+
+def quiz_features(view: Mapping[str, Any]) -> list[float]:
+    """The ask step as the seat sees it: whether it answers or chooses now, the options, the question's kind."""
+    ask = view.get("ask") or {}
+    answering = ask.get("role") == "answerer"
+    question = ask.get("question") or {}
+    options = question.get("options") or ()
+    kind = question.get("kind")
+    return [
+        float(answering and ask.get("phase") == "answer"),
+        float(answering and ask.get("phase") == "choose"),
+        float(bool(ask.get("options_available"))),
+        float(bool(ask.get("options_shown"))),
+        min(len(options), 4) / 4,
+        *(float(kind == k) for k in KINDS),
+        min(int(question.get("count") or 0), 10) / 10,
+    ]
+
+
+def one_hot(value: Any, values: Sequence[Any]) -> list[float]:
+    return [float(value == v) for v in values]
+
+
+class QuizEnv(AECEnv):
+    """The shared AEC environment (see the module docstring); each game subclasses it with its features."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "quiz_v0", "is_parallelizable": False}
+    game_id: ClassVar[str] = ""
+    #: Names of the game's own features, in the order :meth:`features` returns them (after QUIZ_FEATURES).
+    feature_names: tuple[str, ...] = ()
+    default_max_cycles: ClassVar[int] = 10_000
+
+    def __init__(
+        self,
+        players: int = 3,
+        options: Mapping[str, Any] | None = None,
+        knows: float | Mapping[str, float] | None = None,
+        bot_params: Mapping[str, Mapping[str, Any]] | None = None,
+        bots: Mapping[int, str] | None = None,
+        max_cycles: int | None = None,
+        reward: str = "win",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in ("win", "score"):
+            raise ValueError(f"reward must be 'win' (+1/-1 at the end) or 'score' (the score's change), not {reward!r}")
+        self.reward = reward
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.players = players
+        self.game_options = dict(options or {})
+        self.bot_seats = dict(bots or {})
+        for seat in self.bot_seats:
+            if type(seat) is not int or not 0 <= seat < players:
+                raise ValueError(f"bots: seat {seat!r} is not a seat of a {players}-player game (0 to {players - 1})")
+        self.max_cycles = self.default_max_cycles if max_cycles is None else max_cycles
+        # A first match checks the options (and gives the board the domains come from).
+        self._seed = 0
+        self.match = mindtable.new_match(self.game_id, players=players, seed=0, options=self.game_options)
+        self.seat_of = {f"player_{s}": s for s in range(players) if s not in self.bot_seats}
+        if not self.seat_of:
+            raise ValueError("bots: every seat is a bot; leave at least one seat to an agent")
+        self.possible_agents = list(self.seat_of)
+        self.agents: list[str] = []
+        unknown = set(bot_params or {}) - set(self.possible_agents)
+        if unknown or (isinstance(knows, Mapping) and set(knows) - set(self.possible_agents)):
+            raise ValueError(f"knows/bot_params name unknown agents; the agents are {self.possible_agents}")
+        self._knows = knows
+        self._bot_params = {a: dict(p) for a, p in (bot_params or {}).items()}
+        self.choices: list[str] = list(ANSWER_CHOICES)
+        self._index: dict[tuple[str, Any], int] = {}
+        self._moves: list[tuple[str, Any]] = [("", None)] * len(ANSWER_CHOICES)  # choice -> (move type, value)
+        for move_type, param, values in self.action_domains():
+            for value in values:
+                self._index[(move_type, value)] = len(self.choices)
+                self._moves.append((move_type, value))
+                self.choices.append(move_type if param is None else f"{move_type}:{value}")
+        self._params = {move_type: param for move_type, param, _ in self.action_domains()}
+        size = len(QUIZ_FEATURES) + len(self.feature_names)
+        self._observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (len(self.choices),), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._action_spaces = {a: spaces.Discrete(len(self.choices)) for a in self.possible_agents}
+
+    # -- what each game gives -----------------------------------------------------------------------------
+    def action_domains(self) -> list[tuple[str, str | None, list[Any]]]:
+        """Every action shape the game can list, from its move table: (type, parameter, values), declared order.
+
+        The values of a choice parameter come from :meth:`domain`; answer moves and table duties are left out.
+        """
+        out: list[tuple[str, str | None, list[Any]]] = []
+        table = self.match.game.moves
+        assert table is not None
+        for move_type, move in table.by_type.items():
+            if move.system or move_type in _TABLE_DUTIES or move_type in _ANSWER_MOVES:
+                continue
+            if not move.params:
+                out.append((move_type, None, [None]))
+            else:
+                param = move.params[0].name
+                values = self.domain(move_type, param)
+                if values:  # a move this game never lists with a choice (Carrera's ask_choose) is left out
+                    out.append((move_type, param, values))
+        return out
+
+    def domain(self, move_type: str, param: str) -> list[Any]:
+        """Every value the game can ever offer for ``param`` of ``move_type`` (each game says; [] for none)."""
+        raise NotImplementedError
+
+    def score(self, view: Mapping[str, Any], seat: int) -> float:
+        """The seat's score in ``view``, whose change is the reward with ``reward="score"`` (each game says)."""
+        raise NotImplementedError
+
+    def features(self, view: Mapping[str, Any], seat: int) -> list[float]:
+        """The game's own features of ``view`` (seat ``seat``'s), each in [0, 1], named by feature_names."""
+        raise NotImplementedError
+
+    # -- spaces --------------------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # -- playing ---------------------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeder = random.Random(seed)
+        elif not hasattr(self, "_seeder"):
+            self._seeder = random.Random(0)
+        self._seed = self._seeder.randrange(2**31)
+        self.match = mindtable.new_match(self.game_id, players=self.players, seed=self._seed, options=self.game_options)
+        self._minds: dict[int, Bot] = {}
+        for agent, seat in self.seat_of.items():
+            params = dict(self._bot_params.get(agent, {}))
+            knows = self._knows.get(agent) if isinstance(self._knows, Mapping) else self._knows
+            if knows is not None:
+                params["knows"] = knows
+            self._minds[seat] = self.match.game.make_bot("knowing", seat=seat, seed=self._seed, **params)
+        self._table_bots: dict[int, Bot] = {
+            seat: self.match.game.make_bot(name, seat=seat, seed=self._seed) for seat, name in self.bot_seats.items()
+        }
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._cycles = 0
+        self._version = 0  # counts the actions applied by step(): observations are kept for one version
+        self._observed: dict[str, tuple[Any, dict[str, np.ndarray]]] = {}
+        self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
+        self._advance()
+        self.agent_selection = self._next_agent()
+        if self.match.is_over:  # the bots' seats played the whole game before an agent was asked anything
+            if self.reward == "score":
+                for a, seat in self.seat_of.items():
+                    self.rewards[a] = self.score(self.match.view(seat), seat) - self._scores[a]
+            self._finish()
+            self._accumulate_rewards()
+        self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
+
+    def _advance(self) -> None:
+        play_table(self.match, self._table_bots)
+
+    def _next_agent(self) -> str:
+        if self.match.is_over:
+            return self.agents[0]
+        return f"player_{deciding_seat(self.match, self._table_bots)}"
+
+    def mask(self, agent: str) -> np.ndarray:
+        """The action mask of ``agent`` now: 1 for each choice that is legal (all 0 when it is not to act)."""
+        return self.observe(agent)["action_mask"]
+
+    def _mask(self, agent: str, view: Mapping[str, Any]) -> np.ndarray:
+        if self.match.is_over or agent != getattr(self, "agent_selection", None):
+            return np.zeros(len(self.choices), np.int8)
+        return self.mask_of(self.match, self.seat_of[agent], view)
+
+    def mask_of(self, match: Match, seat: int, view: Mapping[str, Any] | None = None) -> np.ndarray:
+        """The choices legal for ``seat`` in ``match`` now, from ``match.legal_actions(seat)`` and its view."""
+        mask = np.zeros(len(self.choices), np.int8)
+        if match.is_over:
+            return mask
+        ask = (match.view(seat) if view is None else view).get("ask") or {}
+        question = ask.get("question") or {}
+        for entry in match.legal_actions(seat):
+            kind = entry["type"]
+            if kind == "ask_answer":
+                mask[0] = 1
+                if ask.get("options_shown"):
+                    mask[3 : 3 + min(len(question.get("options") or ()), 4)] = 1
+            elif kind == "ask_pass":
+                mask[1] = 1
+            elif kind == "ask_options":
+                mask[2] = 1
+            else:
+                param = self._params.get(kind)
+                index = self._index.get((kind, None if param is None else entry.get(param)))
+                if index is not None:
+                    mask[index] = 1
+        return mask
+
+    def vector_of(self, match: Match, seat: int, view: Mapping[str, Any] | None = None) -> np.ndarray:
+        """The ``observation`` vector of ``seat`` (named by QUIZ_FEATURES + feature_names), from its view."""
+        view = match.view(seat) if view is None else view
+        return np.clip(np.asarray([*quiz_features(view), *self.features(view, seat)], np.float32), 0.0, 1.0)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        # Kept until the next action (last() and step() both need it): one view per agent per step.
+        key = (self._version, self.agent_selection)
+        cached = self._observed.get(agent)
+        if cached is not None and cached[0] == key:
+            return {name: value.copy() for name, value in cached[1].items()}
+        seat = self.seat_of[agent]
+        view = self.match.view(seat)
+        obs = {"observation": self.vector_of(self.match, seat, view), "action_mask": self._mask(agent, view)}
+        self._observed[agent] = (key, obs)
+        return {name: value.copy() for name, value in obs.items()}
+
+    def _action_dict(self, agent: str, action: int) -> dict[str, Any]:
+        seat = self.seat_of[agent]
+        if action == 0:
+            return {"type": "ask_answer", "seat": seat, "text": known_answer(self._minds[seat], self.match, seat)}
+        return self.action_of(seat, action)
+
+    def action_of(self, seat: int, action: int) -> dict[str, Any]:
+        """The match's action for choice ``action`` (not ``know``, which needs a knowledge model) of ``seat``."""
+        if action == 1:
+            return {"type": "ask_pass", "seat": seat}
+        if action == 2:
+            return {"type": "ask_options", "seat": seat}
+        if action < len(ANSWER_CHOICES):
+            return {"type": "ask_answer", "seat": seat, "text": LETTERS[action - 3]}
+        move_type, value = self._moves[action]
+        param = self._params[move_type]
+        out: dict[str, Any] = {"type": move_type, "seat": seat}
+        if param is not None:
+            out[param] = value
+        return out
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(f"{agent} is done (terminated or truncated): step it with None, not {action!r}")
+            self._was_dead_step(action)
+            return
+        mask = self.mask(agent)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"{agent}: an action is an integer 0..{len(self.choices) - 1}, not {action!r}")
+        action = int(action)
+        if not 0 <= action < len(self.choices) or not mask[action]:
+            legal = [f"{i}={self.choices[i]}" for i in np.flatnonzero(mask)]
+            what = self.choices[action] if 0 <= action < len(self.choices) else "outside the space"
+            raise ValueError(f"{agent}: action {action} ({what}) is not legal now; legal: {', '.join(legal)}")
+        self._cumulative_rewards[agent] = 0.0
+        self.match.apply(self._action_dict(agent, action))
+        self._advance()
+        self._version += 1
+        self._cycles += 1
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.reward == "score":
+            for a, seat in self.seat_of.items():
+                score = self.score(self.match.view(seat), seat)
+                self.rewards[a] = score - self._scores[a]
+                self._scores[a] = score
+        result = self.match.result
+        if result is not None:
+            self._finish()
+        elif self._cycles >= self.max_cycles:
+            for a in self.agents:
+                self.truncations[a] = True
+        if result is None and self._cycles < self.max_cycles:
+            self.agent_selection = self._next_agent()
+        self._accumulate_rewards()
+
+    def _finish(self) -> None:
+        """The match is over: every agent terminates, with the win rewards (``reward="win"``)."""
+        result = self.match.result
+        assert result is not None
+        winners = {f"player_{s}" for s in result.winners}
+        for a in self.agents:
+            if self.reward == "win":
+                self.rewards[a] = 0.0 if not result.winners else (1.0 if a in winners else -1.0)
+            self.terminations[a] = True
+            self.infos[a] = {"result": result.to_dict()}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        view = self.match.view(None)
+        view.pop("board", None)
+        view.pop("scale", None)
+        return f"{self.game_id} seed={self._seed} to_act={view.get('to_act')} phase={view.get('phase')}"
+
+    def close(self) -> None:
+        pass
+
+
+def known_answer(mind: Bot, match: Match, seat: int) -> str:
+    """What ``mind`` (a knowing bot) types for the question put to ``seat``, seeing only the seat's view."""
+    legal = [a for a in match.legal_actions(seat) if a["type"] == "ask_answer"]
+    decision = mind.decide(Observation(seat, match.view(seat), legal, match.clock))
+    return "?" if decision is None else str(decision.action.get("text", "?"))
+
+
+def play_table(match: Match, table_bots: Mapping[int, Bot]) -> None:
+    """Play what no agent decides (deadlines, the reader's and voters' duties, bot seats) until an agent is to
+    act or the match is over."""
+    for _ in range(100_000):
+        if match.is_over:
+            return
+        seats = match.to_act()
+        if not seats:
+            deadline = match.next_deadline()
+            if deadline is None:
+                raise RuntimeError(f"{match.game.id}: nobody is to act and no deadline is pending")
+            match.apply(deadline.due_action())
+            continue
+        for seat in seats:
+            legal = match.legal_actions(seat)
+            types = {a["type"] for a in legal}
+            if seat in table_bots:
+                # Drafts (ask_type) change nothing a bot waits for: a random bot could type the same draft for ever.
+                moves = [a for a in legal if a["type"] != "ask_type"]
+                decision = table_bots[seat].decide(Observation(seat, match.view(seat), moves, match.clock))
+                if decision is not None:
+                    match.apply({**decision.action, "seat": seat})
+                    break
+            elif "ask_confirm" in types:
+                match.apply({"type": "ask_confirm", "seat": seat})
+                break
+            elif "ask_vote" in types:
+                suggestion = ((match.view(seat).get("ask") or {}).get("suggestion")) or {}
+                verdict = "right" if suggestion.get("correct") else "wrong"
+                match.apply({"type": "ask_vote", "seat": seat, "verdict": verdict})
+                break
+            elif types - _TABLE_DUTIES:
+                return  # an agent decides
+        else:
+            raise RuntimeError(f"{match.game.id}: seats {seats} are to act but none of them can")
+    raise RuntimeError(f"{match.game.id}: the table played 100000 steps without an agent")
+
+
+def deciding_seat(match: Match, table_bots: Mapping[int, Bot]) -> int:
+    """The seat an agent decides for now (after :func:`play_table`)."""
+    for seat in match.to_act():
+        if seat not in table_bots:
+            legal = {a["type"] for a in match.legal_actions(seat)}
+            if legal - _TABLE_DUTIES:
+                return seat
+    raise RuntimeError(f"{match.game.id}: no agent is to act")
+
+
+def wrap(env: QuizEnv) -> Any:
+    """PettingZoo's order-enforcing wrapper (the environment checks actions itself, with clear errors)."""
+    return wrappers.OrderEnforcingWrapper(env)

@@ -1,0 +1,147 @@
+"""Eesti mälumäng as a PettingZoo AEC environment (``eesti_malumang_v0``).
+
+```python
+from mindtable.rl import eesti_malumang
+env = eesti_malumang.env(players=3, options={"language": "en"}, knows={"player_0": 0.8})
+```
+
+| | |
+|---|---|
+| import | `from mindtable.rl import eesti_malumang` |
+| agents | `player_<seat>` for each seat not in `bots` (2–6 seats) |
+| actions | `Discrete(66)` on the shipped board (table below) |
+| observations | `Dict(observation=Box(0, 1, (38 + 10 × players,), float32), action_mask=Box(0, 1, (66,), int8))` |
+| rewards | at the end: +1 the winner (ties share the win when the game ends on time), -1 the others |
+| | (`reward="score"`: +1 for each card won, as it happens; variant 2: each card kept) |
+| termination | the match ends: every agent terminates; `max_cycles` (default 10000 agent steps) truncates |
+
+**Actions** (`env.unwrapped.choices`): 0 `know` (answer from the seat's knowledge model: the game's knowing
+bot, ``knows`` its chance to remember an answer, per category with ``bot_params={"player_0": {"history":
+0.9}}``), 1 `pass`, 2 `options` and 3–6 `pick_a`…`pick_d` (Eesti cards read no options: always masked), then
+`place:<square>` for the four Estonia spaces (where to start), `roll`, `move:<square>` for every square of the
+board (where the die's count takes the piece: the mask offers the landings), `category:<category>` (on an
+Estonia space), `path` (take the path to the finish), `final_category:<category>` (the player to the left names
+the last question's category). The categories are history, culture, science, geography, sport, varia. The
+reader confirming the judge is done by the environment. No time passes between decisions (actions carry no
+time): an answer clock never runs out, and variant 2 (cards only) ends when the cards run out rather than when
+its agreed game time is up.
+
+**Observation** (`env.unwrapped.feature_names`): the ask step (answering now, the question's kind one-hot …);
+the phase one-hot (place, roll, move, category, path, final_category, ask, over); the variant one-hot
+(standard, outer_track, cards_only); whether it is this seat's turn, whether this seat asks; the die (/6); the
+category being asked, one-hot; the supply per category (/6); then per seat, this seat first: its piece's
+square (the index in the board's list / the count; 0 before it is placed), on an Estonia space, the six
+categories held (1 held), all six held, the cards kept (variant 2's score, /30).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import mindtable
+from mindtable.games.eesti_malumang.rules import CATEGORIES, VARIANTS
+
+from ._quiz import QuizEnv, one_hot, wrap
+
+__all__ = ["EestiEnv", "env", "raw_env"]
+
+PHASES = ("place", "roll", "move", "category", "path", "final_category", "ask", "over")
+
+
+class EestiEnv(QuizEnv):
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "eesti_malumang_v0",
+        "is_parallelizable": False,
+    }
+    game_id = "eesti-malumang"
+
+    def __init__(self, players: int = 3, **kwargs: Any) -> None:
+        self.feature_names = (
+            *(f"phase={p}" for p in PHASES),
+            *(f"variant={v}" for v in VARIANTS),
+            "my_turn",
+            "i_ask",
+            "die/6",
+            *(f"asking={c}" for c in CATEGORIES),
+            *(f"supply.{c}/6" for c in CATEGORIES),
+            *(
+                name
+                for rel in range(players)
+                for name in (
+                    f"seat+{rel}.square",
+                    f"seat+{rel}.on_estonia",
+                    *(f"seat+{rel}.held.{c}" for c in CATEGORIES),
+                    f"seat+{rel}.complete",
+                    f"seat+{rel}.kept/30",
+                )
+            ),
+        )
+        super().__init__(players=players, **kwargs)
+
+    def _board(self) -> Mapping[str, Any]:
+        """The board the squares come from; variant 2 has none, and keeps the same action space (all masked)."""
+        board: Mapping[str, Any] | None = self.match.view(None)["board"]
+        if board is None:
+            standard = {**self.game_options, "variant": "standard"}
+            match = mindtable.new_match(self.game_id, players=self.players, seed=0, options=standard)
+            board = match.view(None)["board"]
+        assert board is not None
+        return board
+
+    def domain(self, move_type: str, param: str) -> list[Any]:
+        if move_type == "place":
+            return list(self._board()["estonia"])
+        if move_type == "move":
+            return [s["id"] for s in self._board()["squares"]]
+        return list(CATEGORIES) if move_type in ("category", "final_category") else []
+
+    def score(self, view: Mapping[str, Any], seat: int) -> float:
+        if view["variant"] == "cards_only":
+            return float(_count(view["kept"][seat]))
+        return float(sum(view["held"][seat].values()))
+
+    def features(self, view: Mapping[str, Any], seat: int) -> list[float]:
+        players = len(view["held"])
+        pawns = view["pawns"] or [None] * players  # no pieces in variant 2 (cards only)
+        board = view["board"] or {"squares": [], "estonia": []}
+        where = {s["id"]: i for i, s in enumerate(board["squares"])}
+        asking = view.get("asking") or {}
+        supply = view.get("supply") or {}
+        out = [
+            *one_hot(view["phase"], PHASES),
+            *one_hot(view["variant"], VARIANTS),
+            float(view["turn"] == seat),
+            float(view["asker"] == seat),
+            (view.get("die") or 0) / 6,
+            *one_hot(asking.get("category"), CATEGORIES),
+            *(min(supply.get(c, 0), 6) / 6 for c in CATEGORIES),
+        ]
+        for rel in range(players):
+            s = (seat + rel) % players
+            square = pawns[s]
+            held = view["held"][s]
+            out += [
+                where.get(square, 0) / max(len(where), 1) if square else 0.0,
+                float(square in board["estonia"]),
+                *(float(bool(held.get(c))) for c in CATEGORIES),
+                float(bool(view["complete"][s])),
+                min(_count(view["kept"][s]), 30) / 30,
+            ]
+        return out
+
+
+def _count(kept: Any) -> int:
+    return len(kept) if isinstance(kept, (list, tuple)) else int(kept or 0)
+
+
+def raw_env(**kwargs: Any) -> EestiEnv:
+    """The environment without wrappers (see the module docstring for the parameters)."""
+    return EestiEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment with PettingZoo's order-enforcing wrapper: ``players``, ``options`` (the game's),
+    ``knows``, ``bot_params``, ``bots``, ``max_cycles``, ``reward``, ``render_mode``."""
+    return wrap(raw_env(**kwargs))
