@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from mindtable.core import get_game
 from mindtable.core.registry import game_ids
@@ -165,6 +166,9 @@ def create_app(
         return JSONResponse({"detail": errors}, status_code=422)
 
     app.add_middleware(Guard, owner=app, limits=limits, trusted=trusted, routers=(lobby_router, live_router))
+    # Large answers (a finished room's record and replay, the game list, the pages' scripts) go compressed to
+    # clients that accept it; WebSocket frames are left alone (small JSON: see run.py).
+    app.add_middleware(GZipMiddleware, minimum_size=2048)
 
     app.include_router(lobby_router)
     app.include_router(live_router)

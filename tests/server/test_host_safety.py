@@ -556,3 +556,11 @@ def test_a_rematch_room_counts_against_the_address_that_asked_for_it(tmp_path) -
         assert http.post("/api/rooms", json={"game": "the-mind", "players": 2}).status_code == 201
         again = http.post(f"/api/rooms/{first['code']}/rematch", headers={"Authorization": f"Bearer {first['token']}"})
         assert again.status_code == 429 and again.json()["detail"]["code"] == "too_many_rooms"
+
+
+def test_large_answers_are_compressed_for_clients_that_accept_it(app) -> None:
+    with TestClient(app) as http:
+        games = http.get("/api/games", headers={"Accept-Encoding": "gzip"})
+        assert games.headers.get("content-encoding") == "gzip" and games.json()  # httpx decodes it again
+        plain = http.get("/api/games", headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.json() == games.json()
