@@ -19,4 +19,5 @@ echo "== ruff"
 echo "== mypy"
 .venv/bin/mypy
 echo "== pytest"
-.venv/bin/pytest "$@"
+# Two workers (pytest-xdist): the machine has two cores; "-n 0" (or any -n) given to this script wins.
+.venv/bin/pytest -n 2 "$@"
