@@ -375,7 +375,9 @@ def ask_secrets(ask: Ask | None) -> list[tuple[tuple[int, ...], str]]:
             continue
         question = question_from_dict(q)
         shown = question.display_answer
-        if question.kind not in ("truefalse",) and shown:
+        # An answer of a few characters ("3", "Au") stands in many an honest view ("pack": "3"): it cannot be
+        # told from a leak by looking for its text, so it is left out of the check (the prompt still counts).
+        if question.kind not in ("truefalse",) and shown and len(shown.strip()) > 3:
             out.append((reader, json.dumps(shown)))
         if index not in ask["asked"]:
             out.append((reader, json.dumps(q["prompt"])))

@@ -139,7 +139,7 @@ def _near_number(value: float, year: bool, rng: Rng) -> float:
     sign = 1 if rng.roll(2) == 1 else -1
     if year:
         wrong = value + sign * rng.randint(2, 15)
-        return wrong if 1000 <= wrong else value + (value - wrong)  # a year stays a year of four figures
+        return wrong if wrong >= 1000 else value + (value - wrong)  # a year stays a year of four figures
     if float(value).is_integer() and abs(value) <= 12:
         wrong = value + sign * rng.randint(1, 2)
         return wrong if (wrong >= 0) == (value >= 0) and wrong != 0 else value + rng.randint(1, 2)
