@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -216,10 +216,10 @@ def export_command(
     raise typer.Exit(_exit_code(result.problems, strict))
 
 
-def _count_table(title: str, counts: Counter[str], total: int) -> Table:
+def _count_table(title: str, counts: Mapping[str, int], total: int, unit: str = "Questions") -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column(title.split(" ")[-1].capitalize())
-    table.add_column("Questions", justify="right")
+    table.add_column(unit, justify="right")
     table.add_column("Share", justify="right")
     for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         table.add_row(escape(key), str(n), f"{100 * n / total:.0f}%" if total else "-")
@@ -247,6 +247,7 @@ def stats_command(
         ("Questions per difficulty", stats.by_difficulty),
     ):
         console.print(_count_table(title, counts, stats.total))
+    _print_cards(console, banks or [], language)
     duplicates = find_duplicates(questions, threshold=threshold)
     if duplicates:
         table = Table(title="Duplicates and near-duplicates", title_justify="left")
@@ -263,6 +264,44 @@ def stats_command(
     else:
         console.print("no duplicates")
     raise typer.Exit(_exit_code(problems, False))
+
+
+def _print_cards(console: Console, targets: Sequence[str], language: str | None) -> None:
+    """For the games' set files: cards per type and per pack (cards), cards (category cards), and booklet
+    numbers by how many of their three questions they hold (booklets, merged across a booklet's files)."""
+    files, _ = _bank_files(targets)
+    by_type: Counter[str] = Counter()
+    by_pack: Counter[str] = Counter()
+    slots: dict[tuple[str, str, int], int] = {}
+    category_cards: Counter[str] = Counter()
+    for file in files:
+        if not _is_set_file(file):
+            continue
+        qset, _problems = validate_set(file)
+        if qset is None or (language and qset.language != language):
+            continue
+        for card in qset.cards:
+            if qset.shape == "booklet":
+                key = (qset.language, qset.topic, int(card.extra.get("number", 0)))
+                slots[key] = slots.get(key, 0) + len(card.questions)
+            elif qset.shape == "category_cards":
+                category_cards[qset.language] += 1
+            else:
+                by_type[f"{qset.language} {card.type}"] += 1
+                if card.pack:
+                    by_pack[f"{qset.language} pack {card.pack}"] += 1
+    if by_type:
+        total = sum(by_type.values())
+        console.print(_count_table("Cards per language and type", by_type, total, "Cards"))
+        console.print(_count_table("Cards per language and pack", by_pack, total, "Cards"))
+    if category_cards:
+        total = sum(category_cards.values())
+        console.print(_count_table("Question cards per language", category_cards, total, "Cards"))
+    if slots:
+        held: Counter[str] = Counter()
+        for (lang, topic, _number), count in slots.items():
+            held[f"{lang} {topic}: {min(count, 3)} of 3"] += 1
+        console.print(_count_table("Booklet numbers by questions held", held, len(slots), "Numbers"))
 
 
 @questions_app.command("path")

@@ -92,3 +92,19 @@ def test_a_pack_lasts_an_evening_of_eight_players() -> None:
         assert match.result is not None
         exhausted += match.state["deck"]["reshuffles"] > 0 or not match.state["deck"]["draw"]
     assert exhausted / len(seeds) < 0.05, f"{exhausted} of {len(seeds)} games ran through their pack"
+
+
+def test_the_stats_command_counts_the_cards_per_type_and_pack() -> None:
+    import re
+
+    from typer.testing import CliRunner
+
+    from mindtable.cli.app import app
+
+    content = rules.CONTENT / "es"
+    result = CliRunner().invoke(app, ["questions", "stats", str(content)])
+    assert result.exit_code == 0, result.output
+    for kind in rules.CARD_TYPES:
+        assert re.search(rf"es {kind}\s*│\s*100\b", result.output), kind
+    for pack in "12345":
+        assert re.search(rf"es pack {pack}\s*│\s*120\b", result.output), pack
