@@ -188,7 +188,11 @@ def _carrera_until(page: Any, wanted: str) -> None:
             page.locator('[data-testid^="cm-steal-"]').first.click()
         elif "ask_confirm" in legal:
             right = state["view"]["ask"]["suggestion"]["correct"]
-            page.click('[data-testid="quiz-overrule"]' if right else '[data-testid="quiz-confirm"]')
+            if right:  # changing the verdict asks a second click
+                page.click('[data-testid="quiz-overrule"]')
+                page.click('[data-testid="quiz-overrule"]')
+            else:
+                page.click('[data-testid="quiz-confirm"]')
         elif "ask_answer" in legal:
             page.fill('[data-testid="quiz-input"]', "no idea")
             page.click('[data-testid="quiz-send"]')
