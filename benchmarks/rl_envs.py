@@ -18,28 +18,17 @@ Nothing is downloaded: the libraries are the ``[rl]`` extra's.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import random
 import sys
-import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-
-def _timed(run: Callable[[], int], repeat: int) -> tuple[int, float]:
-    best: tuple[int, float] | None = None
-    for _ in range(repeat):
-        gc.collect()
-        start = time.process_time()
-        units = run()
-        cpu = time.process_time() - start
-        if best is None or cpu < best[1]:
-            best = (units, cpu)
-    assert best is not None
-    return best
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from measures import _timed
 
 
 def aec_steps(make: Callable[[], Any], steps: int) -> Callable[[], int]:
