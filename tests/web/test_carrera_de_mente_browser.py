@@ -164,11 +164,11 @@ def test_a_person_plays_carrera_de_mente_from_the_lobby_to_the_end(
     spectator.wait_for_selector("#over-panel:not([hidden])")
     spectator.screenshot(path=str(screenshots / "carrera-over-es.png"), full_page=True)
     assert "Jugador" in spectator.locator('#over-panel [data-testid="cm-summary"]').inner_text()
-    assert {"roll", "roll_number", "ask_answer", "steal", "lap_prize"} <= done and {
-        "ask_confirm",
-        "ask_overrule",
-    } & done
+    assert {"roll", "roll_number", "ask_answer", "steal", "lap_prize"} <= done
     record = get_json(f"{server_url}/api/rooms/{code}/record")
+    # Ana reads the bot's card whenever the bot answers; on some seeds she wins before the bot answers at all.
+    if any(a["type"] in ("ask_answer", "ask_options") and a["seat"] != seat for a in record["actions"]):
+        assert {"ask_confirm", "ask_overrule"} & done, f"the bot answered, Ana never judged: {sorted(done)}"
     mine = {a["type"] for a in record["actions"] if a["seat"] == seat}
     assert {"roll", "roll_number", "ask_answer", "steal", "lap_prize"} <= mine
     result = get_json(f"{server_url}/api/rooms/{code}")["result"]
