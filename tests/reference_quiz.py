@@ -38,18 +38,9 @@ from mindtable.core.turns import grant_extra_turn, new_turn, pass_turn, right_of
 from mindtable.kit.board import load_board, reachable
 from mindtable.kit.deck import deck_view, discard, draw, new_deck
 from mindtable.kit.dice import roll
-from mindtable.trivia.quiz import (
-    ASK_CODES,
-    ASK_SEAT_PARAMS,
-    ask_deadline,
-    ask_moves,
-    ask_secrets,
-    ask_view,
-    open_ask,
-    waiting_for,
-)
 from mindtable.trivia.quiz_bots import KnowledgeBot, KnowledgeProfile, Library
 from mindtable.trivia.sets import load_set
+from mindtable.trivia.step import QuizStep
 
 HERE = Path(__file__).resolve().parent
 BOARD_FILE = HERE / "kit" / "data" / "tiny_board.yaml"
@@ -59,7 +50,6 @@ CARDS = load_set(CARDS_FILE)
 TOPICS = ("history", "science", "sport")
 
 CODES = {
-    **ASK_CODES,
     "qr_not_your_turn": "it is seat {seat}'s turn to {step}",
     "qr_roll_first": "roll the die first",
     "qr_no_cards": "the cards have run out",
@@ -90,18 +80,13 @@ def _ask(state: State, seat: int, topic: str, at: int | None, rng: Rng) -> list[
     square = state["pawns"][seat]
     star = BOARD.squares[square].special == "star"
     options = "never" if star or not state["options"]["options_allowed"] else "allowed"
-    time_limit = state["options"]["time_limit"] * 1000 or None
-    confirm = state["options"]["confirm_seconds"] * 1000 or None
-    state["ask"], events = open_ask(
+    events = QUIZ.open(
+        state,
         state["cards"][card_id],
         reader=right_of(seat, state["players"]),
         answerers=[seat],
-        players=state["players"],
         question=topic,
         options=options,
-        time_limit_ms=time_limit,
-        confirm_ms=confirm,
-        vote=state["options"]["vote"],
         at=at,
     )
     state["phase"] = "ask"
@@ -144,11 +129,15 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     return [Event("scored", {"seat": seat, "points": points, "by": verdict["by"]})]
 
 
+#: The ask step: the reader on the right holds the card; 15 or 30 seconds to answer and 20 to decide where the
+#: room says so; the table may vote. The judge's house rules stay its defaults.
+QUIZ = QuizStep(_decided, house_rules=(), answer_seconds=(0, 15, 30), confirm_seconds=(0, 20), vote_option=True)
+
 MOVES = MoveTable(
     [
         Move("roll", _roll, _gate_roll, help="roll the die and move"),
         Move("topic", _topic, _gate_topic, params=(Param.choice("topic", lambda s, seat: list(TOPICS)),)),
-        *ask_moves(on_decided=_decided),
+        *QUIZ.moves,
     ]
 )
 
@@ -175,8 +164,8 @@ class QuizRelay(Game):
     max_players = 4
     order = 901
     moves = MOVES
-    codes = CODES
-    seat_params = ASK_SEAT_PARAMS
+    codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
+    seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = QUIZ.seat_params
     web_module = "quiz-relay"
     #: Its page is a test's: it lives beside the tests, not in mindtable's package.
     web_assets = Path(__file__).resolve().parent / "pages" / "quiz-relay"
@@ -186,9 +175,7 @@ class QuizRelay(Game):
     }
     option_schema = (
         Option("target", int, default=6, minimum=1, maximum=30, help="points needed to win"),
-        Option("time_limit", int, default=0, choices=(0, 15, 30), help="seconds to answer (0: no limit)"),
-        Option("confirm_seconds", int, default=0, choices=(0, 20), help="seconds the reader has to decide"),
-        Option("vote", bool, default=False, help="the table may vote on an answer"),
+        *QUIZ.options,
         Option("options_allowed", bool, default=True, help="players may ask for the options"),
         Option("reshuffle", bool, default=False, help="shuffle the used cards back when the cards run out"),
     )
@@ -213,7 +200,7 @@ class QuizRelay(Game):
         if state["phase"] in ("roll", "topic"):
             return [state["turn"]["seat"]]
         if state["phase"] == "ask":
-            return waiting_for(state["ask"])
+            return QUIZ.waiting(state)
         return []
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -225,7 +212,7 @@ class QuizRelay(Game):
             "target": state["options"]["target"],
             "board": BOARD.to_dict(),
             "deck": deck_view(state["deck"]),
-            "ask": ask_view(state["ask"], seat),
+            "ask": QUIZ.view(state, seat),
             "last": state["last"],
         }
 
@@ -240,12 +227,12 @@ class QuizRelay(Game):
         )
 
     def next_deadline(self, state: State) -> Deadline | None:
-        return ask_deadline(state["ask"])
+        return QUIZ.deadline(state)
 
     def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
         # A reshuffled card may come back: what the last verdict showed to everyone is no longer a secret.
         shown = json.dumps(state["last"])
-        return [(seats, text) for seats, text in ask_secrets(state["ask"]) if text not in shown]
+        return [(seats, text) for seats, text in QUIZ.secrets(state) if text not in shown]
 
 
 GAME = QuizRelay()

@@ -329,7 +329,7 @@ def test_the_answerer_of_a_double_card_chooses_by_topic_and_penalty_before_seein
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"time_limit": 15, "confirm_seconds": 20}, {"vote": True}, {"options_allowed": False}],
+    [{}, {"answer_seconds": 15, "confirm_seconds": 20}, {"vote": True}, {"options_allowed": False}],
     ids=["plain", "timed", "vote", "no-options"],
 )
 @pytest.mark.parametrize("seed", [1, 2, 3])

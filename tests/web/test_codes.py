@@ -1,5 +1,6 @@
-"""Every reason code has words in every page language: the core's in the shell's strings, each game's in its
-page's strings (en, es, et), with no parameter the engine does not send. Pages never parse English."""
+"""Every reason code has words in every page language: the core's and the shared quiz step's in the shell's
+strings, each game's in its page's strings or the shell's (en, es, et; a page looks in its own first), with no
+parameter the engine does not send. Pages never parse English."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 import mindtable
 from mindtable.core.codes import CORE_CODES, CORE_SEAT_PARAMS, template_fields
 from mindtable.kit.words import page_folder
+from mindtable.trivia.quiz import ASK_CODES
 from mindtable.web import STATIC_DIR
 
 LANGUAGES = ("en", "es", "et")
@@ -27,14 +29,17 @@ def placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
-def check(codes: dict[str, str], folder: Path) -> list[str]:
+def check(codes: dict[str, str], *folders: Path) -> list[str]:
+    """Problems with the words of ``codes`` in the tables of ``folders`` (the first that has a key wins)."""
     problems = []
     for lang in LANGUAGES:
-        table = strings(folder, lang)
+        table: dict[str, str] = {}
+        for folder in reversed(folders):
+            table.update(strings(folder, lang))
         for code, template in codes.items():
             text = table.get(f"error.{code}")
             if text is None:
-                problems.append(f"{folder.relative_to(STATIC_DIR)}/{lang}.json: no words for the code {code!r}")
+                problems.append(f"{folders[0].name}/{lang}.json: no words for the code {code!r}")
             elif not placeholders(text) <= template_fields(template):
                 extra = placeholders(text) - template_fields(template)
                 problems.append(f"{lang}: error.{code} uses {sorted(extra)}, which the engine does not send")
@@ -45,10 +50,15 @@ def test_core_codes_are_translated() -> None:
     assert check(CORE_CODES, STATIC_DIR / "i18n") == []
 
 
+def test_the_quiz_steps_codes_are_in_the_shells_strings() -> None:
+    """A quiz game's page carries none of the ask step's words: the site's tables have them."""
+    assert check(ASK_CODES, STATIC_DIR / "i18n") == []
+
+
 @pytest.mark.parametrize("game_id", [g for g in mindtable.available_game_ids() if mindtable.get_game(g).web_module])
 def test_game_codes_are_translated_on_the_game_page(game_id: str) -> None:
     game = mindtable.get_game(game_id)
-    assert check(dict(game.codes), page_folder(str(game.web_module)) / "i18n") == []
+    assert check(dict(game.codes), page_folder(str(game.web_module)) / "i18n", STATIC_DIR / "i18n") == []
 
 
 def test_no_page_parses_engine_sentences() -> None:

@@ -137,7 +137,7 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
             "players": 2,
             "name": "Ana",
             "bots": {"1": "knowing"},
-            "options": {"target": 30, "time_limit": 30, "reshuffle": True},
+            "options": {"target": 30, "answer_seconds": 30, "reshuffle": True},
         },
     )
     code, seat, token = created["code"], created["seat"], created["token"]

@@ -32,25 +32,15 @@ from mindtable.kit.deck import deck_view, discard, draw, new_deck
 from mindtable.trivia.bank import BankError, Problem
 from mindtable.trivia.judge import judge_answer
 from mindtable.trivia.model import question_from_dict
-from mindtable.trivia.quiz import (
-    ASK_CODES,
-    ASK_SEAT_PARAMS,
-    ask_deadline,
-    ask_moves,
-    ask_next,
-    ask_secrets,
-    ask_view,
-    open_ask,
-    waiting_for,
-)
+from mindtable.trivia.quiz import ask_next
 from mindtable.trivia.sets import QuestionSet, load_set
+from mindtable.trivia.step import QuizStep
 
 from .scale import WEAPONS, Scale, clamp, load_scale, weapon_at
 
 HERE = Path(__file__).resolve().parent
 #: The codes whose parameters name a seat (pages show the seat's name).
 SEAT_PARAMS = {
-    **ASK_SEAT_PARAMS,
     "cl_target_first": ("seat",),
     "cl_not_weapon_holder": ("seat",),
     "cl_not_asker": ("asker",),
@@ -77,7 +67,6 @@ ARMAGEDDON_GAIN, ARMAGEDDON_HIT = 10, 20
 TARGETED = ("sniper", "hook")
 
 CODES: dict[str, str] = {
-    **ASK_CODES,
     "cl_not_asker": "only the asker, seat {asker}, draws the card",
     "cl_target_first": "seat {seat} stands on the {weapon} and first chooses its target",
     "cl_no_target_now": "there is no weapon target to choose now",
@@ -229,20 +218,15 @@ def _draw(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     limit = options["answer_seconds"] * 1000 or None
     if kind == "quote5":
         limit = options["quote5_seconds"] * 1000
-    rules = {"typos": options["typos"], "accents": options["accents"], "surname_alone": options["surname_alone"]}
-    # Quote 5: "you lose 10 IQ points for each element you are missing": a wrong name among them costs nothing.
-    rules["list_extras"] = "ignore"
-    state["ask"], events = open_ask(
+    events = QUIZ.open(
+        state,
         card,
         reader=asker,
         answerers=[answerer],
-        players=state["players"],
         question=None if kind == "double" else 0,
         choices=[0, 1] if kind == "double" else None,
         options="shown",
         time_limit_ms=limit,
-        confirm_ms=options["confirm_seconds"] * 1000 or None,
-        rules=rules,
         at=now,
     )
     state["card"] = {"id": card_id, "type": kind, "wrong": 0}
@@ -421,6 +405,18 @@ def _timed(move: Move) -> Move:
     return replace(move, effect=run)
 
 
+#: The ask step: the asker on the answerer's right reads the card (the book), its options are part of every
+#: question; the group agrees on the time to answer and to judge and on how exact an answer must be. Quote 5:
+#: "you lose 10 IQ points for each element you are missing", so a wrong name among them costs nothing.
+QUIZ = QuizStep(
+    _decided,
+    house_rules=("typos", "accents", "surname_alone"),
+    fixed_rules={"list_extras": "ignore"},
+    answer_seconds=(0, 30, 60),
+    confirm_seconds=(0, 20, 60),
+    adapt=_timed,
+)
+
 MOVES = MoveTable(
     [
         Move(
@@ -431,7 +427,7 @@ MOVES = MoveTable(
             help="choose the Sniper's victim or the Hook's partner",
         ),
         Move("draw", _draw, _gate_draw, help="draw a card and read it to the player on your left"),
-        *[_timed(m) for m in ask_moves(on_decided=_decided)],
+        *QUIZ.moves,
     ]
 )
 
@@ -446,8 +442,8 @@ class CaidaLibre(Game):
     max_players = 8
     order = 40
     moves = MOVES
-    codes = CODES
-    seat_params = SEAT_PARAMS
+    codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
+    seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = {**SEAT_PARAMS, **QUIZ.seat_params}
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: a Quote 5 answer
     # at the deadline itself (15.000 s) is too late ("in less than 15 seconds").
     # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
@@ -482,17 +478,7 @@ class CaidaLibre(Game):
             help="house rule: in a Quote 5 each wrong name counts as a missing one (at most five); the book "
             "counts only the missing ones",
         ),
-        Option("answer_seconds", int, default=0, choices=(0, 30, 60), help="seconds to answer other cards (0: none)"),
-        Option("confirm_seconds", int, default=0, choices=(0, 20, 60), help="seconds the asker has to judge (0: none)"),
-        Option("typos", str, default="normal", choices=("strict", "normal", "lenient"), help="typo tolerance"),
-        Option(
-            "accents",
-            str,
-            default="language",
-            choices=("language", "ignore", "strict"),
-            help="accents",
-        ),
-        Option("surname_alone", bool, default=True, help="a surname alone is enough for a person's name"),
+        *QUIZ.options,
         Option(
             "board",
             str,
@@ -550,7 +536,7 @@ class CaidaLibre(Game):
         if phase == "draw":
             return [asker_of(state)]
         if phase == "ask":
-            return waiting_for(state["ask"])
+            return QUIZ.waiting(state)
         return []
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -573,7 +559,7 @@ class CaidaLibre(Game):
             "starter": dict(state["starter"]),
             "weapon": dict(state["weapon"]) if state["weapon"] else None,
             "card": {"type": card["type"], "wrong": card["wrong"]} if card else None,
-            "ask": ask_view(state["ask"], seat),
+            "ask": QUIZ.view(state, seat),
             "last": state["last"],
             "played": state["played"],
             "deck": deck_view(state["deck"]),
@@ -594,10 +580,10 @@ class CaidaLibre(Game):
         )
 
     def next_deadline(self, state: State) -> Deadline | None:
-        return ask_deadline(state["ask"])
+        return QUIZ.deadline(state)
 
     def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
-        return ask_secrets(state["ask"])
+        return QUIZ.secrets(state)
 
     def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
         top = state["scale"]["top"]

@@ -41,17 +41,7 @@ from mindtable.kit.tokens import (
     supply_view,
     take,
 )
-from mindtable.trivia.judge import TYPO_LEVELS
-from mindtable.trivia.quiz import (
-    ASK_CODES,
-    ASK_SEAT_PARAMS,
-    ask_deadline,
-    ask_moves,
-    ask_secrets,
-    ask_view,
-    open_ask,
-    waiting_for,
-)
+from mindtable.trivia.step import QuizStep
 
 from .content import BOARDS, LANGUAGES, PRIZE_COLOURS, TOPICS, read_board, read_booklets
 from .made_up import option_pair
@@ -66,7 +56,6 @@ ROLL, LAP, TOPIC, NUMBER, ASK, STEAL, OVER = "roll", "lap", "topic", "number", "
 PHASES = (ROLL, LAP, TOPIC, NUMBER, ASK, STEAL, OVER)
 
 CODES: dict[str, str] = {
-    **ASK_CODES,
     "cm_not_this_step": "{action!r} is not the step now",
     "cm_not_a_booklet": "{topic!r} is not a booklet; choose one of {allowed}",
     "cm_lap_colour": "a lap prize must be a colour you do not have yet: {allowed}",
@@ -75,7 +64,6 @@ CODES: dict[str, str] = {
 }
 #: Parameters of refusals that name a seat (shown as the player's name).
 SEAT_PARAMS: dict[str, tuple[str, ...]] = {
-    **ASK_SEAT_PARAMS,
     "cm_steal_colour": ("victim",),
     "cm_steal_held": ("victim",),
 }
@@ -105,27 +93,12 @@ OPTIONS: tuple[Option, ...] = (
         help="variant 3, younger children: options also for prizes and steals; a made-up option when none",
     ),
     Option(
-        "answer_seconds",
-        int,
-        default=0,
-        choices=(0, 15, 30, 60, 120),
-        help="time to answer, agreed before the game (0: no limit)",
-    ),
-    Option(
-        "confirm_seconds",
-        int,
-        default=0,
-        choices=(0, 20, 60),
-        help="time the asker has to confirm or overrule (0: no limit; then the judge's suggestion stands)",
-    ),
-    Option(
         "steal_any_colour",
         bool,
         default=False,
         help="a stealer may take a colour they hold (it goes back to the box) even when the victim holds one "
         "they lack (the book: only when the victim holds nothing they lack, clarification 2)",
     ),
-    Option("surname_alone", bool, default=True, help="when a name is asked for, the surname alone is enough"),
     Option(
         "descriptions",
         str,
@@ -133,7 +106,6 @@ OPTIONS: tuple[Option, ...] = (
         choices=("idea", "wording"),
         help="descriptions: the idea is enough (the asker decides on the spot), or the booklet's wording",
     ),
-    Option("typos", str, default="normal", choices=TYPO_LEVELS, help="spelling slips the judge lets pass"),
     Option("board", str, default="standard", choices=tuple(BOARDS), help="the board (standard 42 squares, small 14)"),
     Option("board_file", str, default="", help="path of another board file to play on (overrides board)", file="board"),
     Option(
@@ -329,20 +301,8 @@ def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Ev
         "questions": [question],
         "extra": {"number": number},
     }
-    limit = options["answer_seconds"] * 1000 or None
-    confirm = options["confirm_seconds"] * 1000 or None
     reader = right_of(seat, state["players"])
-    state["ask"], opened = open_ask(
-        card,
-        reader=reader,
-        answerers=[seat],
-        players=state["players"],
-        options=mode,
-        time_limit_ms=limit,
-        confirm_ms=confirm,
-        rules={"typos": options["typos"], "surname_alone": options["surname_alone"]},
-        at=at,
-    )
+    opened = QUIZ.open(state, card, reader=reader, answerers=[seat], options=mode, at=at)
     state["phase"] = ASK
     state["stats"]["asked"] += 1
     events.append(
@@ -562,38 +522,45 @@ def _colour_labels(state: State, seat: Any) -> dict[str, str]:
     return {c: c for c in PRIZE_COLOURS}
 
 
-def _ask_moves() -> list[Move]:
-    """The shared ask step's moves, with two changes for Carrera's options:
+def _adapt(move: Move) -> Move:
+    """Two changes to the shared ask step for Carrera's options:
 
     * asking for the options where they are closed (a star, an occupied square, variant 2) is refused with
       ``ask_options_closed`` for every question, before anything else is looked at: whether the hidden
       question prints options must not show through the refusal;
     * once the options of a list question are read out (variant 3's made-up pair: the whole list, or the list
       with one wrong name), picking one of them is a choice between the two, judged as such."""
-    moves = ask_moves(on_decided=_decided)
-    out = []
-    for move in moves:
-        if move.type == "ask_options":
-            base_gate, base_effect = move.gate, move.effect
+    if move.type != "ask_options":
+        return move
+    base_gate, base_effect = move.gate, move.effect
 
-            def gate(state: State, seat: Any, at: Any, _base: Any = base_gate) -> IllegalAction | None:
-                refusal = _base(state, seat, at)
-                ask = state.get("ask")
-                if refusal is not None and refusal.code == "ask_no_options" and ask and ask["options"] == "never":
-                    return refuse("ask_options_closed")
-                return refusal
+    def gate(state: State, seat: Any, at: Any) -> IllegalAction | None:
+        refusal = base_gate(state, seat, at)
+        ask = state.get("ask")
+        if refusal is not None and refusal.code == "ask_no_options" and ask and ask["options"] == "never":
+            return refuse("ask_options_closed")
+        return refusal
 
-            def effect(state: State, action: dict[str, Any], rng: Any, _base: Any = base_effect) -> list[Event]:
-                events = _base(state, action, rng)
-                ask = state["ask"]
-                question = ask["card"]["questions"][ask["index"]]
-                if question["kind"] == "list":
-                    question["kind"] = "choice"
-                return events
+    def effect(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
+        events = base_effect(state, action, rng)
+        ask = state["ask"]
+        question = ask["card"]["questions"][ask["index"]]
+        if question["kind"] == "list":
+            question["kind"] = "choice"
+        return events
 
-            move = replace(move, gate=gate, effect=effect)
-        out.append(move)
-    return out
+    return replace(move, gate=gate, effect=effect)
+
+
+#: The ask step: the player on the right reads from the booklet (the book); the group agrees on the time to
+#: answer and to decide, how exact a spelling must be, and whether a surname alone is enough.
+QUIZ = QuizStep(
+    _decided,
+    house_rules=("typos", "surname_alone"),
+    answer_seconds=(0, 15, 30, 60, 120),
+    confirm_seconds=(0, 20, 60),
+    adapt=_adapt,
+)
 
 
 MOVES = MoveTable(
@@ -649,7 +616,7 @@ MOVES = MoveTable(
             phase_refusal="cm_not_this_step",
             help="take nothing from the player on your square (stealing is allowed, not required)",
         ),
-        *_ask_moves(),
+        *QUIZ.moves,
     ],
     phase_key="phase",
 )
@@ -664,8 +631,8 @@ class CarreraDeMente(Game):
     web_module = "carrera-de-mente"
     terminal = "mindtable.games.carrera_de_mente.terminal:run_terminal"
     moves = MOVES
-    codes = CODES
-    seat_params = SEAT_PARAMS
+    codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
+    seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = {**SEAT_PARAMS, **QUIZ.seat_params}
     label_params = LABEL_PARAMS
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: variant 3's made-up
     # option of the answer's kind (and for lists); a stealer may decline, and takes a colour they lack when the
@@ -674,7 +641,7 @@ class CarreraDeMente(Game):
     rules_revision = 3
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}
-    option_schema = OPTIONS
+    option_schema = (*OPTIONS, *QUIZ.options)
     bots: ClassVar[Mapping[str, str]] = {
         "knowing": "mindtable.games.carrera_de_mente.bots:make_bot",
         "random": "mindtable.core.bots:RandomBot",
@@ -755,7 +722,7 @@ class CarreraDeMente(Game):
     def to_act(self, state: State, players: int) -> list[int]:
         phase = state["phase"]
         if phase == ASK:
-            return waiting_for(state["ask"])
+            return QUIZ.waiting(state)
         if phase == OVER:
             return []
         return [state["turn"]["seat"]]
@@ -784,7 +751,7 @@ class CarreraDeMente(Game):
             "lap_choices": lap_choices(state, turn) if state["phase"] == LAP else [],
             "laps_pending": pending["laps"],
             "steal_from": list(pending["steal_from"]),
-            "ask": ask_view(state["ask"], seat),
+            "ask": QUIZ.view(state, seat),
             "last": state["last"],
             "winner": state["winner"],
             "variants": {
@@ -833,11 +800,11 @@ class CarreraDeMente(Game):
         )
 
     def next_deadline(self, state: State) -> Deadline | None:
-        return ask_deadline(state["ask"])
+        return QUIZ.deadline(state)
 
     def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
         ask = state["ask"]
-        found = ask_secrets(ask)
+        found = QUIZ.secrets(state)
         if ask is not None and ask["options_shown"]:
             # Once the options are read out, an option's text is no secret even when it is the answer.
             shown = {json.dumps(o) for q in ask["card"]["questions"] for o in q.get("options", ())}

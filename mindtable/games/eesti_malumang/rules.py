@@ -47,18 +47,8 @@ from mindtable.core.rng import Rng
 from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn, pass_turn, roll_off, rotate
 from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachable
 from mindtable.kit.dice import roll
-from mindtable.trivia.judge import JUDGE_OPTIONS
-from mindtable.trivia.quiz import (
-    ASK_CODES,
-    ASK_SEAT_PARAMS,
-    ask_deadline,
-    ask_moves,
-    ask_secrets,
-    ask_view,
-    open_ask,
-    waiting_for,
-)
 from mindtable.trivia.sets import CARD_CATEGORIES, load_set
+from mindtable.trivia.step import QuizStep
 
 HERE = Path(__file__).resolve().parent
 BOARD_FILE = HERE / "board.yaml"
@@ -74,7 +64,6 @@ ESTONIA = "estonia"
 FINISH_PATH = "finish"
 
 CODES: dict[str, str] = {
-    **ASK_CODES,
     "em_wait": "waiting for seat {seat} to {step}",
     "em_not_estonia": "{square!r} is not an Estonia space; the Estonia spaces are {allowed}",
     "em_not_reachable": "the die shows {die}: the piece can reach {allowed}, not {square!r}",
@@ -92,7 +81,7 @@ CODES: dict[str, str] = {
 }
 
 #: The codes' parameters that name a seat (surfaces say the seat's name).
-SEAT_PARAMS: dict[str, tuple[str, ...]] = {**ASK_SEAT_PARAMS, "em_wait": ("seat",), "em_left_chooses": ("seat",)}
+SEAT_PARAMS: dict[str, tuple[str, ...]] = {"em_wait": ("seat",), "em_left_chooses": ("seat",)}
 #: Parameters that are ids a page shows by their label (``em.category.<id>``).
 LABEL_PARAMS: dict[str, dict[str, str]] = {
     "em_not_category": {"category": "em.category", "allowed": "em.category"},
@@ -319,29 +308,15 @@ def _draw(state: State, rng: Rng) -> str | None:
     return _draw(state, rng)
 
 
-def _judge_rules(options: Mapping[str, Any]) -> dict[str, Any]:
-    return {o.name: options[o.name] for o in JUDGE_OPTIONS}
-
-
 def _ask(state: State, seat: int, category: str, reason: str, at: int | None, rng: Rng) -> list[Event]:
     card_id = _draw(state, rng)
     if card_id is None:
         state["phase"] = "over"
         state["ended"] = "cards_out"
         return [Event("cards_out", {})]
-    options = state["options"]
     reader = asker_of(state, seat)
-    state["ask"], events = open_ask(
-        cards_of(state)[card_id],
-        reader=reader,
-        answerers=[seat],
-        players=state["players"],
-        question=category,
-        options="never",
-        time_limit_ms=options["answer_seconds"] * 1000 or None,
-        confirm_ms=options["confirm_seconds"] * 1000 or None,
-        rules=_judge_rules(options),
-        at=at,
+    events = QUIZ.open(
+        state, cards_of(state)[card_id], reader=reader, answerers=[seat], question=category, options="never", at=at
     )
     state["asking"] = {
         "seat": seat,
@@ -687,6 +662,10 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     return events + _end_turn(state)
 
 
+#: The ask step: the player on the right reads the card's question of the category, never with options (the
+#: cards print none); every house rule of the judge is the group's to set, and the times to answer and decide.
+QUIZ = QuizStep(_decided, house_rules="all", answer_seconds=(0, 30, 60, 120), confirm_seconds=(0, 30))
+
 MOVES = MoveTable(
     [
         Move(
@@ -722,7 +701,7 @@ MOVES = MoveTable(
             params=(Param.choice("category", _categories, explain=_explain_category),),
             help="(the player to the left) choose the category of the final question",
         ),
-        *ask_moves(on_decided=_decided),
+        *QUIZ.moves,
         Move("em_time_up", _time_up, _gate_time_up, system=True),
     ],
     phase_key="phase",
@@ -760,8 +739,6 @@ def _option_schema() -> tuple[Option, ...]:
             choices=("rotate", "consult"),
             help="teams: a different member answers each time, or the team consults and gives one answer",
         ),
-        Option("answer_seconds", int, default=0, choices=(0, 30, 60, 120), help="time to answer (0: no limit)"),
-        Option("confirm_seconds", int, default=0, choices=(0, 30), help="time the reader has to decide"),
         Option("board_file", str, default="", help="another board file (YAML) to play on", file="board"),
         Option(
             "cards_per_colour",
@@ -771,7 +748,7 @@ def _option_schema() -> tuple[Option, ...]:
             maximum=CARDS_PER_COLOUR,
             help="Estonia cards of each colour (the book: 6, 36 in all); fewer make a shorter game of variant 1",
         ),
-        *JUDGE_OPTIONS,
+        *QUIZ.options,
     )
 
 
@@ -782,8 +759,8 @@ class EestiMalumang(Game):
     max_players = 6
     order = 50
     moves = MOVES
-    codes = CODES
-    seat_params = SEAT_PARAMS
+    codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
+    seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = {**SEAT_PARAMS, **QUIZ.seat_params}
     label_params = LABEL_PARAMS
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: the end of variant
     # 2's game time is taken only when due (an em_time_up without its time, or before the end, is refused).
@@ -880,7 +857,7 @@ class EestiMalumang(Game):
         if phase == "final_category":
             return [asker_of(state, state["turn"]["seat"])]
         if phase == "ask":
-            return waiting_for(state["ask"])
+            return QUIZ.waiting(state)
         return []
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -906,7 +883,7 @@ class EestiMalumang(Game):
             "die": state["die"],
             "landings": list(state["landings"]),
             "asking": state["asking"],
-            "ask": ask_view(state["ask"], seat),
+            "ask": QUIZ.view(state, seat),
             "last": _last_view(state),
             "winner": state["winner"],
             "ended": state["ended"],
@@ -952,7 +929,7 @@ class EestiMalumang(Game):
 
     def next_deadline(self, state: State) -> Deadline | None:
         deadlines = []
-        step = ask_deadline(state["ask"])
+        step = QUIZ.deadline(state)
         if step is not None:
             deadlines.append(step)
         if state["variant"] == "cards_only" and not state["time_over"] and state["phase"] != "over":
@@ -960,7 +937,7 @@ class EestiMalumang(Game):
         return min(deadlines, key=lambda d: d.at) if deadlines else None
 
     def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
-        return ask_secrets(state["ask"])
+        return QUIZ.secrets(state)
 
 
 @cache
