@@ -30,7 +30,7 @@ from mindtable.trivia.bank import (
 from mindtable.trivia.formats import FORMATS, detect_format, export_questions, import_questions
 from mindtable.trivia.judge import JUDGE_OPTIONS, judge_answer
 from mindtable.trivia.model import Question
-from mindtable.trivia.sets import GAME_PROFILES, QuestionSet, fit, validate_set
+from mindtable.trivia.sets import QuestionSet, fit, quiz_profiles, validate_set
 from mindtable.trivia.stats import bank_stats, find_duplicates
 
 questions_app = typer.Typer(
@@ -346,7 +346,7 @@ def judge_command(
 @questions_app.command("fit")
 def fit_command(
     banks: Annotated[list[str], typer.Argument(help="bank or set files, folders or bank names")],
-    game: Annotated[str, typer.Option("--game", help=f"the quiz game: {', '.join(GAME_PROFILES)}")],
+    game: Annotated[str, typer.Option("--game", help="the quiz game (a game that declares a quiz profile)")],
     per_game: Annotated[
         int | None, typer.Option(help="units one game uses (questions per topic, cards, cards per type)", min=1)
     ] = None,
@@ -360,8 +360,9 @@ def fit_command(
     at least one full game fits, 1 when none does, 2 on bad usage or invalid files.
     """
     console = _console()
-    if game not in GAME_PROFILES:
-        console.print(f"[red]error[/] no quiz profile for {escape(game)!r}; quiz games: {', '.join(GAME_PROFILES)}")
+    profiles = quiz_profiles()
+    if game not in profiles:
+        console.print(f"[red]error[/] no quiz profile for {escape(game)!r}; quiz games: {', '.join(profiles)}")
         raise typer.Exit(2)
     files, problems = _bank_files(banks)
     sets: list[QuestionSet] = []
@@ -373,7 +374,7 @@ def fit_command(
     _print_problems(console, problems)
     if any(p.severity == "error" for p in problems):
         raise typer.Exit(2)
-    report = fit(sets, game, per_game=per_game, seed=seed)
+    report = fit(sets, profiles[game], per_game=per_game, seed=seed)
     table = Table(title=f"{game}: {report.note}", title_justify="left")
     for column in ("Unit", "Available", "Per game", "Games"):
         table.add_column(column, justify="left" if column == "Unit" else "right")

@@ -3,7 +3,7 @@
 Banks name categories in many ways ("science", "natural science", "Science & Nature", "loodusteadus",
 "Ciencia y naturaleza"). :func:`category_key` turns any of them into one key of :data:`CATEGORIES`, and
 :func:`category_name` gives the key's name in English, Spanish or Estonian. A quiz game maps these keys to its
-own topics with a :class:`TopicMap` (see :data:`GAME_TOPICS` and ``docs/trivia.md``).
+own topics with a :class:`TopicMap`, which the game declares (see ``docs/trivia.md``).
 
 >>> category_key("Natural Science"), category_key("Ciencia y naturaleza"), category_key("loodusteadus")
 ('science', 'science', 'science')
@@ -152,10 +152,11 @@ class TopicMap:
     """How a game's topics are fed from the categories: ``topics`` in the game's order, ``feeds`` category key
     -> topic (categories not listed go to ``fallback``, ``None`` meaning "not used"), and the topic names.
 
-    >>> GAME_TOPICS["carrera-de-mente"].topic_of("literature")
-    'arts'
-    >>> GAME_TOPICS["eesti-malumang"].topic_of("Science & Nature")
-    'science'
+    A game declares its own (in its :class:`~mindtable.trivia.sets.GameProfile`); trivia knows no game.
+
+    >>> six = TopicMap(("history", "science", "varia"), {"geography": "history"}, fallback="varia")
+    >>> six.topic_of("Science & Nature"), six.topic_of("geography"), six.topic_of("Film")
+    ('science', 'history', 'varia')
     """
 
     topics: tuple[str, ...]
@@ -179,69 +180,3 @@ class TopicMap:
         if names:
             return names.get(language) or names.get("en") or topic
         return category_name(topic, language)
-
-
-#: The documented mapping from the categories to each quiz game's topics.
-GAME_TOPICS: dict[str, TopicMap] = {
-    # Carrera de Mente: the six booklets; ORANGE Cambalache takes whatever has no booklet of its own.
-    "carrera-de-mente": TopicMap(
-        topics=("sports", "science", "history_geography", "entertainment", "arts", "cambalache"),
-        feeds={
-            "sport": "sports",
-            "science": "science",
-            "technology": "science",
-            "history": "history_geography",
-            "geography": "history_geography",
-            "politics": "history_geography",
-            "entertainment": "entertainment",
-            "film": "entertainment",
-            "games": "entertainment",
-            "music": "entertainment",
-            "arts": "arts",
-            "literature": "arts",
-            "culture": "arts",
-        },
-        fallback="cambalache",
-        names={
-            "sports": {"en": "Sports", "es": "Deportes", "et": "Sport"},
-            "science": {"en": "Nature and Science", "es": "Naturaleza y ciencia", "et": "Loodus ja teadus"},
-            "history_geography": {
-                "en": "History and Geography",
-                "es": "Historia y geografía",
-                "et": "Ajalugu ja geograafia",
-            },
-            "entertainment": {"en": "Entertainment and Shows", "es": "Entretenimiento y espectáculos"},
-            "arts": {"en": "The Arts", "es": "Las artes", "et": "Kunstid"},
-            "cambalache": {"en": "Cambalache", "es": "Cambalache", "et": "Cambalache"},
-        },
-    ),
-    # Eesti mälumäng: the six categories of the cards; varia takes the rest.
-    "eesti-malumang": TopicMap(
-        topics=("history", "culture", "science", "geography", "sport", "varia"),
-        feeds={
-            "arts": "culture",
-            "literature": "culture",
-            "music": "culture",
-            "film": "culture",
-            "entertainment": "culture",
-            "mythology": "culture",
-            "technology": "science",
-            "politics": "history",
-        },
-        fallback="varia",
-    ),
-    # Caída Libre: the five topics of Shootout; questions of other categories feed only cards without a topic.
-    "caida-libre": TopicMap(
-        topics=("history", "geography", "science", "arts", "sport"),
-        feeds={
-            "literature": "arts",
-            "music": "arts",
-            "film": "arts",
-            "entertainment": "arts",
-            "culture": "arts",
-            "technology": "science",
-            "politics": "history",
-        },
-        fallback=None,
-    ),
-}

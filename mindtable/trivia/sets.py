@@ -46,7 +46,7 @@ from mindtable.trivia.bank import (
     parse_bank_text,
     question_from_data,
 )
-from mindtable.trivia.categories import GAME_TOPICS, TopicMap, category_key
+from mindtable.trivia.categories import TopicMap, category_key
 from mindtable.trivia.model import DIFFICULTIES, Card, Origin, Question
 
 BOOKLET_EXAMPLE = """
@@ -614,13 +614,10 @@ def by_topic(questions: Iterable[Question], topics: TopicMap) -> dict[str, list[
     return out
 
 
-def make_booklets(
-    questions: Iterable[Question], seed: int = 0, topics: TopicMap | None = None
-) -> dict[str, list[Card]]:
-    """Booklets from plain questions: grouped by topic (:data:`~mindtable.trivia.categories.GAME_TOPICS` of
-    Carrera de Mente by default), then numbered and slotted deterministically from ``seed``: each number gets
-    up to three questions, easiest in slot 1. A booklet holds at most 216 × 3 questions."""
-    topics = topics or GAME_TOPICS["carrera-de-mente"]
+def make_booklets(questions: Iterable[Question], topics: TopicMap, seed: int = 0) -> dict[str, list[Card]]:
+    """Booklets from plain questions: grouped by the game's ``topics``, then numbered and slotted
+    deterministically from ``seed``: each number gets up to three questions, easiest in slot 1. A booklet holds
+    at most 216 × 3 questions."""
     out: dict[str, list[Card]] = {}
     for topic, pool in by_topic(questions, topics).items():
         pool = sorted(_shuffled(pool, seed, f"booklet/{topic}"), key=_rank)
@@ -658,10 +655,9 @@ def make_booklets(
     return out
 
 
-def make_category_cards(questions: Iterable[Question], seed: int = 0, topics: TopicMap | None = None) -> list[Card]:
-    """Category cards from plain questions: one question of each topic per card (Eesti mälumäng's six by
-    default), as many cards as the smallest topic allows, deterministically from ``seed``."""
-    topics = topics or GAME_TOPICS["eesti-malumang"]
+def make_category_cards(questions: Iterable[Question], topics: TopicMap, seed: int = 0) -> list[Card]:
+    """Category cards from plain questions: one question of each of the game's ``topics`` per card, as many
+    cards as the smallest topic allows, deterministically from ``seed``."""
     pools = {t: _shuffled(p, seed, f"cards/{t}") for t, p in by_topic(questions, topics).items()}
     count = min((len(p) for p in pools.values()), default=0)
     cards = []
@@ -691,7 +687,7 @@ def _typed_pool(questions: Sequence[Question], kind: str) -> list[Question]:
 
 
 def make_typed_cards(
-    questions: Iterable[Question], card_type: str, seed: int = 0, topics: TopicMap | None = None, packs: int = 5
+    questions: Iterable[Question], card_type: str, topics: TopicMap, seed: int = 0, packs: int = 5
 ) -> list[Card]:
     """Cards of ``card_type`` (:data:`CARD_TYPES`) from plain questions of the kinds it needs, deterministically
     from ``seed`` and dealt round-robin into ``packs`` packs: double (two text questions, the easier one with the
@@ -700,7 +696,6 @@ def make_typed_cards(
     true/false statements, one of each topic)."""
     if card_type not in CARD_TYPES:
         raise ValueError(f"card type must be one of {', '.join(CARD_TYPES)}, got {card_type!r}")
-    topics = topics or GAME_TOPICS["caida-libre"]
     spec = CARD_TYPES[card_type]
     pool = _shuffled(_typed_pool(list(questions), card_type), seed, f"typed/{card_type}")
     groups: list[tuple[Question, ...]] = []
@@ -752,40 +747,39 @@ def _four_options(q: Question, seed: int) -> Question:
 
 @dataclass(frozen=True)
 class GameProfile:
-    """What one full game of a quiz game uses up, so that ``fit`` can say how many games a bank feeds.
+    """What one full game of a quiz game uses up, so that ``fit`` can say how many games a bank feeds. A quiz
+    game declares it as its ``quiz_profile`` (trivia knows no game by name).
 
-    ``shape`` is how the game holds its questions (``booklets``, ``category_cards`` or ``typed_cards``) and
-    ``per_game`` how many of each unit a full game uses without a repeat: questions per booklet topic,
-    category cards, or cards per card type. The figures are the documented assumptions of ``docs/trivia.md``;
-    ``mindtable questions fit --per-game`` replaces them.
+    ``shape`` is how the game holds its questions (``booklets``, ``category_cards`` or ``typed_cards``),
+    ``topics`` how the categories of any bank feed the game's topics, and ``per_game`` how many of each unit a
+    full game uses without a repeat: questions per booklet topic, category cards, or cards per card type. The
+    figures are the game's documented assumptions; ``mindtable questions fit --per-game`` replaces them.
     """
 
-    game: str
     shape: str
+    topics: TopicMap
     per_game: Mapping[str, int]
     note: str = ""
 
+    def __post_init__(self) -> None:
+        if self.shape not in GAME_SHAPES:
+            raise ValueError(f"shape must be one of {', '.join(GAME_SHAPES)}, got {self.shape!r}")
 
-GAME_PROFILES: dict[str, GameProfile] = {
-    "carrera-de-mente": GameProfile(
-        "carrera-de-mente",
-        "booklets",
-        {t: 30 for t in GAME_TOPICS["carrera-de-mente"].topics},
-        "questions per booklet: about 180 questions in a game of four (six prizes each, answering on until wrong)",
-    ),
-    "eesti-malumang": GameProfile(
-        "eesti-malumang",
-        "category_cards",
-        {"cards": 80},
-        "category cards: one card per question asked, about 80 in a game of four (the box holds 400)",
-    ),
-    "caida-libre": GameProfile(
-        "caida-libre",
-        "typed_cards",
-        {t: 6 for t in CARD_TYPES},
-        "cards per type: a game plays one pack, six cards of each type as the shipped packs are made",
-    ),
-}
+
+#: How a quiz game holds its questions, and the shape of a set already made that way.
+GAME_SHAPES = {"booklets": "booklet", "category_cards": "category_cards", "typed_cards": "cards"}
+
+
+def quiz_profiles() -> dict[str, GameProfile]:
+    """The registered games that declare a ``quiz_profile``, by id (a plugin's quiz game counts too)."""
+    from mindtable.core.registry import available_game_ids, get_game
+
+    out = {}
+    for game_id in available_game_ids():
+        profile = getattr(get_game(game_id), "quiz_profile", None)
+        if isinstance(profile, GameProfile):
+            out[game_id] = profile
+    return out
 
 
 @dataclass
@@ -793,7 +787,6 @@ class Fit:
     """How many full games a bank feeds: per unit (topic, cards, card type), the units available, the units a
     game needs, and the games they make; ``games`` is the smallest."""
 
-    game: str
     rows: list[tuple[str, int, int, int]]
     generated: bool
     note: str = ""
@@ -803,16 +796,14 @@ class Fit:
         return min((row[3] for row in self.rows), default=0)
 
 
-def fit(sets: Sequence[QuestionSet], game: str, *, per_game: int | None = None, seed: int = 0) -> Fit:
-    """How many full games of ``game`` the ``sets`` can feed without a repeated question: sets already in the
-    game's shape are used as they are; anything else is made into that shape (:func:`make_booklets`,
-    :func:`make_category_cards`, :func:`make_typed_cards`) through the game's topic mapping."""
-    profile = GAME_PROFILES.get(game)
-    if profile is None:
-        raise ValueError(f"no quiz profile for {game!r}; quiz games: {', '.join(GAME_PROFILES)}")
+def fit(sets: Sequence[QuestionSet], profile: GameProfile, *, per_game: int | None = None, seed: int = 0) -> Fit:
+    """How many full games of the game with this ``profile`` the ``sets`` can feed without a repeated question:
+    sets already in the game's shape are used as they are; anything else is made into that shape
+    (:func:`make_booklets`, :func:`make_category_cards`, :func:`make_typed_cards`) through the game's topic
+    mapping."""
     needs = {unit: per_game or n for unit, n in profile.per_game.items()}
-    topics = GAME_TOPICS[game]
-    native = {"booklets": "booklet", "category_cards": "category_cards", "typed_cards": "cards"}[profile.shape]
+    topics = profile.topics
+    native = GAME_SHAPES[profile.shape]
     own = [s for s in sets if s.shape == native]
     plain = [q for s in sets if s.shape != native for q in s.questions]
     available: dict[str, int] = {unit: 0 for unit in needs}
@@ -820,14 +811,14 @@ def fit(sets: Sequence[QuestionSet], game: str, *, per_game: int | None = None, 
         for s in own:
             topic = topics.topic_of(s.topic) or s.topic
             available[topic] = available.get(topic, 0) + len(s.questions)
-        for topic, cards in make_booklets(plain, seed, topics).items():
+        for topic, cards in make_booklets(plain, topics, seed).items():
             available[topic] += sum(len(c.questions) for c in cards)
     elif profile.shape == "category_cards":
-        available["cards"] = sum(len(s.cards) for s in own) + len(make_category_cards(plain, seed, topics))
+        available["cards"] = sum(len(s.cards) for s in own) + len(make_category_cards(plain, topics, seed))
     else:
         for s in own:
             available[s.type] = available.get(s.type, 0) + len(s.cards)
         for card_type in CARD_TYPES:
-            available[card_type] += len(make_typed_cards(plain, card_type, seed, topics))
+            available[card_type] += len(make_typed_cards(plain, card_type, topics, seed))
     rows = [(unit, available.get(unit, 0), need, available.get(unit, 0) // need) for unit, need in needs.items()]
-    return Fit(game, rows, bool(plain), profile.note)
+    return Fit(rows, bool(plain), profile.note)

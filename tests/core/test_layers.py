@@ -75,3 +75,56 @@ def test_the_core_names_no_game_outside_its_usage_examples() -> None:
         if name in line and not line.lstrip().startswith((">>>", "..."))
     ]
     assert offenders == []
+
+
+#: Each shipped game's id and its package's name.
+GAME_NAMES = (
+    "the-mind",
+    "the_mind",
+    "neurorace",
+    "carrera-de-mente",
+    "carrera_de_mente",
+    "caida-libre",
+    "caida_libre",
+    "eesti-malumang",
+    "eesti_malumang",
+)
+
+
+def code_strings(path: Path) -> list[tuple[int, str]]:
+    """The string constants and names of a module's code, docstrings left out (they may show an example)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            found.append((node.lineno, node.value))
+        elif isinstance(node, ast.Name):
+            found.append((node.lineno, node.id))
+        elif isinstance(node, ast.Attribute):
+            found.append((node.lineno, node.attr))
+    return found
+
+
+@pytest.mark.parametrize("package", ["core", "trivia", "kit", "server", "web"])
+def test_the_shared_layers_name_no_game_in_their_code(package: str) -> None:
+    """A game is reached through the registry: nothing shared asks for one by its id or package (a plugin's game
+    must be able to do whatever a shipped one does). Docstrings and comments may name one as an example."""
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}: {text[:60]!r}"
+        for path in (ROOT / package).rglob("*.py")
+        for line, text in code_strings(path)
+        if any(name in text.lower() for name in GAME_NAMES)
+    ]
+    for path in (ROOT / package).rglob("*"):
+        if path.suffix in (".js", ".html", ".css", ".json") and "games" not in path.relative_to(ROOT).parts:
+            for number, line in enumerate(path.read_text(encoding="utf-8").lower().splitlines(), start=1):
+                code = line.split("//")[0] if path.suffix == ".js" else line
+                if not code.lstrip().startswith(("*", "/*")) and any(name in code for name in GAME_NAMES):
+                    offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:60]!r}")
+    assert offenders == []

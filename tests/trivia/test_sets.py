@@ -15,10 +15,11 @@ from typer.testing import CliRunner
 
 from mindtable.cli.app import app
 from mindtable.trivia.bank import BankError, shipped_bank_dir
-from mindtable.trivia.categories import CATEGORIES, GAME_TOPICS, category_key, category_name
+from mindtable.trivia.categories import CATEGORIES, category_key, category_name
 from mindtable.trivia.model import Card, Question
 from mindtable.trivia.sets import (
     ALL_NUMBERS,
+    quiz_profiles,
     CARD_CATEGORIES,
     CARD_TYPES,
     fit,
@@ -34,6 +35,9 @@ from mindtable.trivia.sets import (
 )
 
 GAMES = Path(__file__).resolve().parents[2] / "mindtable" / "games"
+#: The quiz games' declared profiles (each game's ``quiz_profile``): their topic maps and what a game uses.
+PROFILES = quiz_profiles()
+BOOKLETS = PROFILES["carrera-de-mente"].topics
 CONTENT = sorted(GAMES.glob("*/content/*/*.yaml"))
 
 
@@ -51,7 +55,7 @@ def test_every_shipped_content_file_loads_without_error(path: Path, capsys: pyte
         print(f"\n  {path.relative_to(GAMES)}: {qset.shape}, {len(qset.cards)} cards, {len(qset.questions)} questions")
     if qset.shape == "booklet":
         # a booklet may go on in several files (sports.yaml, sports-2xx.yaml …); each number's slots in order
-        assert path.stem.partition("-")[0] == qset.topic and qset.topic in GAME_TOPICS["carrera-de-mente"].topics
+        assert path.stem.partition("-")[0] == qset.topic and qset.topic in PROFILES["carrera-de-mente"].topics.topics
         for card in qset.cards:
             assert valid_number(card.extra["number"])
             slots = [q.extra["slot"] for q in card.questions]
@@ -275,9 +279,9 @@ def test_categories_are_one_list_with_translations() -> None:
 
 def test_plain_questions_make_booklets_numbered_and_slotted_from_the_seed() -> None:
     questions = load_set(shipped_bank_dir() / "en" / "general.yaml").questions
-    one = make_booklets(questions, seed=7)
-    assert make_booklets(questions, seed=7) == one
-    assert make_booklets(questions, seed=8) != one
+    one = make_booklets(questions, BOOKLETS, seed=7)
+    assert make_booklets(questions, BOOKLETS, seed=7) == one
+    assert make_booklets(questions, BOOKLETS, seed=8) != one
     rank = {"easy": 0, "medium": 1, "hard": 2}
     seen = set()
     for topic, cards in one.items():
@@ -292,11 +296,11 @@ def test_plain_questions_make_booklets_numbered_and_slotted_from_the_seed() -> N
 def test_plain_questions_make_category_and_typed_cards() -> None:
     eesti = load_sets([GAMES / "eesti_malumang" / "content" / "en"])
     plain = [q for s in eesti for q in s.questions]
-    cards = make_category_cards(plain, seed=3)
+    cards = make_category_cards(plain, PROFILES["eesti-malumang"].topics, seed=3)
     # one question of each category per card: as many cards as the scarcest category has questions
     per_category = Counter(q.category for q in plain)
     assert len(cards) == min(per_category.values()) and all(len(c.questions) == 6 for c in cards)
-    doubles = make_typed_cards(plain, "double", seed=3)
+    doubles = make_typed_cards(plain, "double", PROFILES["caida-libre"].topics, seed=3)
     assert doubles and all(len({q.extra["penalty"] for q in c.questions}) == 2 for c in doubles), (
         "the two questions of a double card have different penalties"
     )
@@ -315,21 +319,21 @@ def test_fit_counts_full_games_per_unit() -> None:
         return min(count // per_game for _, count, per_game, _ in report.rows)
 
     carrera = load_sets([GAMES / "carrera_de_mente" / "content" / "es"])
-    report = fit(carrera, "carrera-de-mente")
+    report = fit(carrera, PROFILES["carrera-de-mente"])
     questions = sum(len(card.questions) for qset in carrera for card in qset.cards)
     assert sum(row[1] for row in report.rows) == questions and all(row[2] == 30 for row in report.rows)
     assert report.games == full_games(report) >= 3
-    halved = fit(carrera, "carrera-de-mente", per_game=50)
+    halved = fit(carrera, PROFILES["carrera-de-mente"], per_game=50)
     assert halved.games == full_games(halved) < report.games or report.games == 0
     caida = load_sets([GAMES / "caida_libre" / "content" / "en"])
-    cards = fit(caida, "caida-libre")
+    cards = fit(caida, PROFILES["caida-libre"])
     assert cards.games == full_games(cards) >= 5 and {row[2] for row in cards.rows} == {6}
     eesti = load_sets([GAMES / "eesti_malumang" / "content" / "et"])
     box = sum(len(s.cards) for s in eesti)
-    assert fit(eesti, "eesti-malumang").games == box // 80  # about 80 cards are drawn in a game of four
+    assert fit(eesti, PROFILES["eesti-malumang"]).games == box // 80  # about 80 cards are drawn in a game of four
     # Any bank feeds any game: Eesti's cards become booklets (no entertainment topic among them), one sport
     # question per card.
-    crossed = fit(eesti, "carrera-de-mente", per_game=10)
+    crossed = fit(eesti, PROFILES["carrera-de-mente"], per_game=10)
     assert crossed.generated and dict((r[0], r[1]) for r in crossed.rows)["sports"] == box
 
 
@@ -338,7 +342,7 @@ def test_the_fit_command_reports_how_many_games_a_bank_feeds() -> None:
     folder = str(GAMES / "caida_libre" / "content" / "es")
     result = runner.invoke(app, ["questions", "fit", folder, "--game", "caida-libre"])
     assert result.exit_code == 0, result.output
-    expected = fit(load_sets([folder]), "caida-libre").games
+    expected = fit(load_sets([folder]), PROFILES["caida-libre"]).games
     assert re.search(rf"{expected}\s+full games of caida-libre", result.output)
     one_file = str(GAMES / "caida_libre" / "content" / "es" / "roulette.yaml")  # 30 questions: not one Eesti game
     result = runner.invoke(app, ["questions", "fit", one_file, "--game", "eesti-malumang"])

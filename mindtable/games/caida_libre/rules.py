@@ -30,10 +30,11 @@ from mindtable.core.turns import left_of, new_turn, pass_turn
 from mindtable.kit.board import BoardError
 from mindtable.kit.deck import deck_view, discard, draw, new_deck
 from mindtable.trivia.bank import BankError, Problem
+from mindtable.trivia.categories import TopicMap
 from mindtable.trivia.judge import judge_answer
 from mindtable.trivia.model import question_from_dict
 from mindtable.trivia.quiz import ask_next
-from mindtable.trivia.sets import QuestionSet, load_set
+from mindtable.trivia.sets import GameProfile, QuestionSet, load_set
 from mindtable.trivia.step import QuizStep
 
 from .scale import WEAPONS, Scale, clamp, load_scale, weapon_at
@@ -435,6 +436,23 @@ MOVES = MoveTable(
 # --- the game -------------------------------------------------------------------------------------------------
 
 
+#: How the categories of any bank feed the five topics of Shootout; questions of other categories feed only cards
+#: without a topic.
+TOPIC_MAP = TopicMap(
+    topics=("history", "geography", "science", "arts", "sport"),
+    feeds={
+        "literature": "arts",
+        "music": "arts",
+        "film": "arts",
+        "entertainment": "arts",
+        "culture": "arts",
+        "technology": "science",
+        "politics": "history",
+    },
+    fallback=None,
+)
+
+
 class CaidaLibre(Game):
     id = "caida-libre"
     title = "Caída Libre"
@@ -443,6 +461,13 @@ class CaidaLibre(Game):
     order = 40
     moves = MOVES
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
+    #: For ``mindtable questions fit``: a game plays one pack, six cards of each type as the shipped packs are made.
+    quiz_profile = GameProfile(
+        "typed_cards",
+        TOPIC_MAP,
+        {t: 6 for t in CARD_TYPES},
+        "cards per type: a game plays one pack, six cards of each type as the shipped packs are made",
+    )
     seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = {**SEAT_PARAMS, **QUIZ.seat_params}
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: a Quote 5 answer
     # at the deadline itself (15.000 s) is too late ("in less than 15 seconds").

@@ -23,7 +23,7 @@ from typing import Any
 from mindtable.core.errors import InvalidOptions
 from mindtable.kit.board import Board, BoardError, load_board
 from mindtable.trivia.bank import BankError
-from mindtable.trivia.categories import GAME_TOPICS
+from mindtable.trivia.categories import TopicMap
 from mindtable.trivia.model import Card
 from mindtable.trivia.sets import load_sets, make_booklets
 
@@ -31,8 +31,41 @@ HERE = Path(__file__).resolve().parent
 BOARDS = {"standard": HERE / "boards" / "standard.yaml", "small": HERE / "boards" / "small.yaml"}
 CONTENT = HERE / "content"
 LANGUAGES = ("en", "es")
+#: How the categories of any bank feed the six booklets (in the book's order); ORANGE Cambalache takes whatever
+#: has no booklet of its own.
+TOPIC_MAP = TopicMap(
+    topics=("sports", "science", "history_geography", "entertainment", "arts", "cambalache"),
+    feeds={
+        "sport": "sports",
+        "science": "science",
+        "technology": "science",
+        "history": "history_geography",
+        "geography": "history_geography",
+        "politics": "history_geography",
+        "entertainment": "entertainment",
+        "film": "entertainment",
+        "games": "entertainment",
+        "music": "entertainment",
+        "arts": "arts",
+        "literature": "arts",
+        "culture": "arts",
+    },
+    fallback="cambalache",
+    names={
+        "sports": {"en": "Sports", "es": "Deportes", "et": "Sport"},
+        "science": {"en": "Nature and Science", "es": "Naturaleza y ciencia", "et": "Loodus ja teadus"},
+        "history_geography": {
+            "en": "History and Geography",
+            "es": "Historia y geografía",
+            "et": "Ajalugu ja geograafia",
+        },
+        "entertainment": {"en": "Entertainment and Shows", "es": "Entretenimiento y espectáculos"},
+        "arts": {"en": "The Arts", "es": "Las artes", "et": "Kunstid"},
+        "cambalache": {"en": "Cambalache", "es": "Cambalache", "et": "Cambalache"},
+    },
+)
 #: The six booklets in the book's order, with the colour of their squares and prize tokens.
-TOPICS = GAME_TOPICS["carrera-de-mente"].topics
+TOPICS = TOPIC_MAP.topics
 COLOUR_OF = {
     "sports": "green",
     "science": "yellow",
@@ -46,7 +79,7 @@ TOPIC_OF = {colour: topic for topic, colour in COLOUR_OF.items()}
 
 
 def topic_name(topic: str, language: str) -> str:
-    return GAME_TOPICS["carrera-de-mente"].topic_name(topic, language)
+    return TOPIC_MAP.topic_name(topic, language)
 
 
 def board_path(name: str, file: str) -> Path:
@@ -127,7 +160,7 @@ def _booklets_json(language: str, bank: str) -> str:
     cards: dict[str, list[Card]] = {t: [] for t in TOPICS}
     titles: dict[str, str] = {t: topic_name(t, language) for t in TOPICS}
     plain = []
-    topic_map = GAME_TOPICS["carrera-de-mente"]
+    topic_map = TOPIC_MAP
     for qset in sets:
         if qset.shape == "booklet":
             topic = topic_map.topic_of(qset.topic) or "cambalache"
@@ -137,7 +170,7 @@ def _booklets_json(language: str, bank: str) -> str:
         else:
             plain.extend(qset.questions)
     if plain:
-        for topic, made in make_booklets(plain, 0, topic_map).items():
+        for topic, made in make_booklets(plain, topic_map, 0).items():
             cards[topic].extend(made)
     empty = [t for t in TOPICS if not cards[t]]
     if empty:

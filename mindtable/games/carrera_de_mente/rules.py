@@ -41,9 +41,10 @@ from mindtable.kit.tokens import (
     supply_view,
     take,
 )
+from mindtable.trivia.sets import GameProfile
 from mindtable.trivia.step import QuizStep
 
-from .content import BOARDS, LANGUAGES, PRIZE_COLOURS, TOPICS, read_board, read_booklets
+from .content import BOARDS, LANGUAGES, PRIZE_COLOURS, TOPIC_MAP, TOPICS, read_board, read_booklets
 from .made_up import option_pair
 
 #: Prize tokens of each colour in the box (36 hexagonal tokens, six colours).
@@ -634,6 +635,13 @@ class CarreraDeMente(Game):
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
     seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = {**SEAT_PARAMS, **QUIZ.seat_params}
     label_params = LABEL_PARAMS
+    #: For ``mindtable questions fit``: a game of four asks about 180 questions, about 30 of each booklet.
+    quiz_profile = GameProfile(
+        "booklets",
+        TOPIC_MAP,
+        {t: 30 for t in TOPIC_MAP.topics},
+        "questions per booklet: about 180 questions in a game of four (six prizes each, answering on until wrong)",
+    )
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: variant 3's made-up
     # option of the answer's kind (and for lists); a stealer may decline, and takes a colour they lack when the
     # victim has one; closed options are refused alike for every question; one square after any options.

@@ -47,7 +47,8 @@ from mindtable.core.rng import Rng
 from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn, pass_turn, roll_off, rotate
 from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachable
 from mindtable.kit.dice import roll
-from mindtable.trivia.sets import CARD_CATEGORIES, load_set
+from mindtable.trivia.categories import TopicMap
+from mindtable.trivia.sets import CARD_CATEGORIES, GameProfile, load_set
 from mindtable.trivia.step import QuizStep
 
 HERE = Path(__file__).resolve().parent
@@ -55,6 +56,22 @@ BOARD_FILE = HERE / "board.yaml"
 CONTENT = HERE / "content"
 LANGUAGES = ("et", "en")
 CATEGORIES = CARD_CATEGORIES  # history, culture, science, geography, sport, varia
+#: How the categories of any bank feed the cards' six (``mindtable questions fit``, cards made from plain
+#: questions); varia takes the rest.
+TOPIC_MAP = TopicMap(
+    topics=CATEGORIES,
+    feeds={
+        "arts": "culture",
+        "literature": "culture",
+        "music": "culture",
+        "film": "culture",
+        "entertainment": "culture",
+        "mythology": "culture",
+        "technology": "science",
+        "politics": "history",
+    },
+    fallback="varia",
+)
 #: "36 Estonia cards (6 different colours)": six of each colour (the house option ``cards_per_colour`` may use
 #: fewer, e.g. one of each colour for a short variant-1 game).
 CARDS_PER_COLOUR = 6
@@ -762,6 +779,13 @@ class EestiMalumang(Game):
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
     seat_params: ClassVar[Mapping[str, tuple[str, ...]]] = {**SEAT_PARAMS, **QUIZ.seat_params}
     label_params = LABEL_PARAMS
+    #: For ``mindtable questions fit``: one card per question asked, about 80 in a game of four.
+    quiz_profile = GameProfile(
+        "category_cards",
+        TOPIC_MAP,
+        {"cards": 80},
+        "category cards: one card per question asked, about 80 in a game of four (the box holds 400)",
+    )
     # 2: the judge reads "300 000" as a number; a list with an extra wrong name is a guess. 3: the end of variant
     # 2's game time is taken only when due (an em_time_up without its time, or before the end, is refused).
     # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
