@@ -19,7 +19,6 @@ from mindtable.trivia.categories import CATEGORIES, category_key, category_name
 from mindtable.trivia.model import Card, Question
 from mindtable.trivia.sets import (
     ALL_NUMBERS,
-    quiz_profiles,
     CARD_CATEGORIES,
     CARD_TYPES,
     fit,
@@ -30,6 +29,7 @@ from mindtable.trivia.sets import (
     make_typed_cards,
     parse_set,
     pick_booklet_question,
+    quiz_profiles,
     valid_number,
     validate_set_text,
 )
