@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev,cluster,rl]'  # Ray (simulate --backend ray), PettingZoo, Gymnasium, OpenSpiel
+# The example plugin, a separate package: the suite runs with it installed, as it must with any plugin.
+.venv/bin/python -m pip install --quiet --no-deps -e examples/stepping-stones
 
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "installing Debian's chromium for the browser tests"
@@ -14,10 +16,11 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
 fi
 
 echo "== ruff"
-.venv/bin/ruff check mindtable tests benchmarks
-.venv/bin/ruff format --check mindtable tests benchmarks
+.venv/bin/ruff check mindtable tests benchmarks examples
+.venv/bin/ruff format --check mindtable tests benchmarks examples
 echo "== mypy"
 .venv/bin/mypy
+.venv/bin/mypy examples/stepping-stones/stepping_stones
 echo "== pytest"
 # Two workers (pytest-xdist): the machine has two cores; "-n 0" (or any -n) given to this script wins.
 .venv/bin/pytest -n 2 "$@"
