@@ -33,6 +33,8 @@ from mindtable.core.errors import IllegalAction
 LANGUAGES = ("en", "es", "et")
 #: The site's own tables are in ``i18n`` here; each game page's are in its own package (:func:`page_folder`).
 STATIC_I18N = Path(__file__).resolve().parents[1] / "web" / "static"
+#: The words of the kit's terminal loop (:mod:`mindtable.kit.terminal`), under a surface's and a game page's own.
+KIT_I18N = Path(__file__).resolve().parent / "i18n"
 #: The parameters that choose a plural form, in order (as on the pages).
 COUNT_PARAMS = ("n", "count")
 _PARAM = re.compile(r"\{(\w+)\}")
@@ -175,13 +177,14 @@ def screen_language(language: str | None, options: Mapping[str, Any] | None = No
 @cache
 def surface_words(language: str, *folders: Path, web_module: str | None = None) -> Catalogue:
     """A surface's words in ``language``: its own tables (``folders``, e.g. a terminal's ``i18n`` beside its
-    module), then the game page's (``web_module``) and the site's, English filling in what a language lacks."""
+    module), then the game page's (``web_module``), the kit's terminal loop's and the site's, English filling in
+    what a language lacks."""
     layered = [*folders]
     if web_module is not None:
         page = page_folder(web_module)
         if page is not None:
             layered.append(page / "i18n")
-    layered.append(STATIC_I18N / "i18n")
+    layered += [KIT_I18N, STATIC_I18N / "i18n"]
     return Catalogue.load(layered, language)
 
 

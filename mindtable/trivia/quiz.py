@@ -362,6 +362,15 @@ def reader_answer(question: Mapping[str, Any], say: Callable[..., str]) -> str:
     return "" if answer is None else str(answer)
 
 
+def overrule_count_asked(entry: Mapping[str, Any], spec: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """Whether a surface asks a person for the typed input ``spec`` of the legal action ``entry``: the number of
+    items counted right comes with an overrule only on a list question (else the overrule flips the verdict)."""
+    if entry.get("type") == "ask_overrule" and spec.get("name") == "named":
+        ask = view.get("ask") or {}
+        return bool((ask.get("question") or {}).get("count"))
+    return True
+
+
 def ask_secrets(ask: Ask | None) -> list[tuple[tuple[int, ...], str]]:
     """For ``Game.secrets``: the answers not yet revealed and the prompts not yet asked, which only the reader
     may see (as the JSON strings that would appear in a view)."""

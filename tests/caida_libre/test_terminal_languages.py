@@ -45,7 +45,7 @@ def play(match: Match, humans: list[int], language: str | None, answer: str = "M
 
 
 ENGLISH = (
-    "your move",
+    "your turn",
     "draw a card",
     "Pass the keyboard",
     "Winner",
@@ -64,13 +64,13 @@ def test_a_hot_seat_game_in_spanish_follows_the_cards_language() -> None:
     pack = len(match.state["deck"]["draw"])
     out = play(match, [0, 1], None)
     assert "Caída Libre: 2 asientos; en este teclado: asientos 0, 1. q para salir." in out
-    assert "Asiento 0, te toca." in out
+    assert "── Asiento 0, te toca ──" in out
     assert f"Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · {pack} tarjetas por robar" in out
     assert " 150 | Mente Prodigiosa   | [0] [1]" in out and "  60 | Mochila propulsora | " in out
     assert "CI: asiento 0 150, asiento 1 150" in out
     assert "  1 robar una tarjeta y leerla" in out
     assert "  1 responder (escribe la respuesta)" in out and "  2 pasar" in out
-    assert "Pasa el teclado al asiento 1 y pulsa Enter." in out
+    assert "Ahora juega asiento 1: pásale el teclado. Luego pulsa Enter (q termina)." in out
     assert "el juez sugiere: incorrecta" in out and "  1 confirmar la sugerencia del juez" in out
     assert "  • Tarjeta 1 (" in out and "para asiento 1: fallo, -" in out
     assert "Última tarjeta (" in out
@@ -135,7 +135,7 @@ def test_a_game_with_bots_in_estonian_though_the_cards_are_english() -> None:
     left = len(match.state["deck"]["draw"]) - 1
     out = play(match, [0], "et", answer="Mars", bots=True)
     assert "Caída Libre: 3 kohta; klaviatuuri taga: koht 0. q lõpetab." in out
-    assert "Koht 0, sinu käik." in out
+    assert "── Koht 0, sinu kord ──" in out
     assert f"Caída Libre: koht 2 küsib, vastab koht 0 (etapp: küsimine) · pakk 1 · pakis {left} kaarti" in out
     assert " 150 | Geniaalne mõistus | " in out and "   0 | Vabalangus        | " in out
     assert "Kaart: Tulevahetus" in out and "  K: The whole Great Wall of China" in out  # the card stays English
@@ -153,9 +153,9 @@ def test_a_game_with_bots_in_estonian_though_the_cards_are_english() -> None:
 def test_with_no_language_the_default_cards_give_a_spanish_screen_and_english_is_asked_for() -> None:
     """The cards' language defaults to Spanish, so the screen does; ``language="en"`` makes it English."""
     spanish = play(mindtable.new_match("caida-libre", players=2, seed=5), [0, 1], None)
-    assert "te toca" in spanish and "your move" not in spanish
+    assert "te toca" in spanish and "your turn" not in spanish
     english = play(mindtable.new_match("caida-libre", players=2, seed=5), [0, 1], "en")
-    assert "your move" in english and "Pass the keyboard to seat" in english and "Winner" in english
+    assert "your turn" in english and "Pass the keyboard to seat" in english and "Winner" in english
     assert "te toca" not in english and "Gana" not in english
 
 
@@ -177,7 +177,7 @@ def test_an_answer_after_the_quote5_clock_is_refused_in_the_screen_language(
     keys = iter(["1", "", "1"])  # seat 0 draws; the hand-over; seat 1 chooses to answer
 
     def read(prompt: str = "") -> str:
-        if prompt.endswith("> ") and prompt != "> ":  # the answer's prompt: the answerer types slowly
+        if prompt not in ("", "> "):  # the answer's prompt: the answerer types slowly
             now[0] += 20_000
             return "lithium"
         return next(keys, "q")

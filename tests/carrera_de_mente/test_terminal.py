@@ -77,7 +77,7 @@ def _menu(match: mindtable.Match, seat: int) -> list[dict[str, Any]]:
 
 def test_a_person_plays_a_whole_game_against_a_bot_from_the_menu() -> None:
     """The scripted player (a steal, a lap prize, the bot overruled as asker) through the numbered menu."""
-    match, planned, text = play_from_the_menu("en", "text> ")
+    match, planned, text = play_from_the_menu("en", "Answer: ")
     assert match.is_over and match.result is not None and match.result.winners == (0,)
     kinds = [s.kind for s in planned]
     assert "steal" in kinds and "lap_prize" in kinds and {"ask_confirm", "ask_overrule"} & set(kinds)
@@ -100,7 +100,7 @@ def test_two_people_share_the_keyboard_and_the_asker_decides() -> None:
         prompts.append(prompt)
         if prompt == "":
             return ""  # Enter: the keyboard has passed
-        if prompt == "text> ":
+        if prompt == "Answer: ":
             return "no idea"
         assert prompt == "> ", prompt
         seat = match.to_act()[0]
@@ -128,7 +128,7 @@ def test_a_bad_key_is_refused_and_q_quits() -> None:
     keys = iter(["9", "x", "q"])
     out = io.StringIO()
     run_terminal(match, [0, 1], {}, read=lambda prompt: next(keys), console=Console(file=out, width=80), language="en")
-    assert out.getvalue().count("type a number from 1 to 1 (q: quit)") == 2
+    assert out.getvalue().count("Type a number from 1 to 1 (q quits).") == 2
     assert match.actions == []
 
 

@@ -21,7 +21,7 @@ from tests.carrera_de_mente.player import play_from_the_menu
 ENGLISH = (
     "seat 0",
     "seat 1",
-    "your move",
+    "your turn",
     "roll the die",
     "Question dice",
     "Move die",
@@ -30,7 +30,7 @@ ENGLISH = (
     "Game over",
     "Pass the keyboard",
     "free topic",
-    "type a number",
+    "Type a number",
     "winner",
 )
 
@@ -82,28 +82,28 @@ def _hot_seat(language: str | None, options: dict[str, Any], late: bool = False)
 def test_two_people_play_in_spanish_and_a_late_answer_is_refused_from_its_code() -> None:
     text, prompts = _hot_seat("es", {"answer_seconds": 30}, late=True)
     assert text.startswith("Carrera de Mente: 2 jugadores; juegan por turnos los jugadores 0, 1. q: salir.")
-    assert "Jugador 0, te toca." in text and "turno 1 · juega Jugador 0 · pregunta Jugador 1" in text
+    assert "── Jugador 0, te toca ──" in text and "turno 1 · juega Jugador 0 · pregunta Jugador 1" in text
     assert "  1 tirar el dado y avanzar" in text and "Dado de avance: " in text and "Dados de la pregunta: " in text
-    assert "escribe un número del 1 al 1 (q: salir)" in text  # the bad key
+    assert "Escribe un número del 1 al 1 (q termina)." in text  # the bad key
     assert "Jugador 0 saca un " in text and "avanza 5 casillas hasta la casilla" in text
-    assert "Pasa el teclado al Jugador 1 y pulsa Enter." in text
+    assert "Ahora juega Jugador 1: pásale el teclado. Luego pulsa Enter (q termina)." in text
     assert "Tu tarjeta (solo la ves tú): " in text and "El juez sugiere: " in text
     assert "corregir al juez" in text and "confirmar lo que sugiere el juez" in text
     assert "el tiempo para responder se acabó a los " in text  # error.ask_time_up, the page's words
     assert "Jugador 1 respondió mal: pasa el turno" in text or "Jugador 0 respondió mal: pasa el turno" in text
     assert "Fin de la partida (se llegó al límite de turnos): " in text
     assert " - tema libre " in text.replace("  ", " ") and "Deportes" in text and "estrella" in text
-    assert "respuesta> " in prompts
+    assert "Respuesta: " in prompts
     for english in ENGLISH:
         assert english not in text, english
 
 
 def test_a_person_plays_a_whole_game_against_a_bot_in_estonian() -> None:
     """The scripted player (a steal, a lap prize, the bot overruled as asker) through the Estonian menu."""
-    match, _, text = play_from_the_menu("et", "vastus> ")
+    match, _, text = play_from_the_menu("et", "Vastus: ")
     assert match.is_over and match.result is not None and match.result.winners == (0,)
     assert text.startswith("Carrera de Mente: 2 mängijat; sina oled mängija 0. q: välju.")
-    assert "Mängija 0, sinu käik." in text and "  1 viska täringut ja liigu" in text
+    assert "── Mängija 0, sinu kord ──" in text and "  1 viska täringut ja liigu" in text
     assert "Mängija 0 võtab mängijalt 1 märgi: " in text  # the steal, said with the victim in the ablative
     assert "võta mängijalt 1 märk: " in text and "ringi auhind: " in text  # the menu lines of both choices
     assert "Liikumistäring: " in text and "Küsimuse täringud: " in text and "vaba teema" in text
@@ -115,9 +115,9 @@ def test_a_person_plays_a_whole_game_against_a_bot_in_estonian() -> None:
 
 def test_the_screen_follows_the_match_language_option_when_none_is_given() -> None:
     spanish, _ = _hot_seat(None, {"language": "es"})
-    assert "Jugador 0, te toca." in spanish and "Fin de la partida" in spanish and "Game over" not in spanish
+    assert "── Jugador 0, te toca ──" in spanish and "Fin de la partida" in spanish and "Game over" not in spanish
     english, _ = _hot_seat(None, {})  # the booklets' language defaults to English, and so does the screen
-    assert "Seat 0, your move." in english and "Game over (the turn limit was reached)" in english
+    assert "── Seat 0, your turn ──" in english and "Game over (the turn limit was reached)" in english
     assert "Jugador" not in english
 
 

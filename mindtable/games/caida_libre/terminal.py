@@ -33,8 +33,9 @@ from mindtable.core.codes import seat_params
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
 from mindtable.kit.table import TableDriver
+from mindtable.kit.terminal import play_turns
 from mindtable.kit.words import Catalogue, screen_language, surface_words
-from mindtable.trivia.quiz import reader_answer
+from mindtable.trivia.quiz import overrule_count_asked, reader_answer
 
 Reader = Callable[[str], str]
 
@@ -222,10 +223,6 @@ class Screen:
         key = f"term.action.{kind}"
         return say(key) if say.has(key) else kind
 
-    def input_prompt(self, name: str) -> str:
-        key = f"term.input.{name}"
-        return self.say(key) if self.say.has(key) else f"{name}> "
-
     # --- events ------------------------------------------------------------------------------------------------
 
     def event(self, event: Mapping[str, Any]) -> str | None:
@@ -263,10 +260,31 @@ class Screen:
             return say("term.event.free_fall", n=len(event["seats"]), names=self.seats(event["seats"]))
         return None
 
+    # --- the shared turn loop's questions (mindtable.kit.terminal.TurnScreen) ----------------------------------
+
+    def name(self, seat: int) -> str:
+        return self.seat(seat)
+
+    def tell(self, seat: int, events: list[dict[str, Any]], view: Mapping[str, Any]) -> list[str]:
+        lines = [self.event(e) for e in events if e["type"] in TOLD_EVENTS]
+        return [f"{line[:1].upper()}{line[1:]}" for line in lines if line is not None]
+
+    def draw(self, view: Mapping[str, Any], seat: int, now: int) -> list[Text]:
+        return [Text(line) for line in self.render(view, seat)]
+
+    def describe(self, entry: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+        return self.action(entry, view)
+
+    def wants(self, entry: Mapping[str, Any], spec: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+        return overrule_count_asked(entry, spec, view)
+
     # --- refusals ----------------------------------------------------------------------------------------------
 
-    def refusal(self, exc: IllegalAction, declared: Mapping[str, tuple[str, ...]]) -> str:
+    def refusal(self, exc: IllegalAction, declared: Mapping[str, tuple[str, ...]] | None = None) -> str:
         """A refusal from its code, the parameters that name a seat said as seats and a weapon by its name."""
+        from .rules import GAME
+
+        declared = GAME.seat_params if declared is None else declared
         params: dict[str, Any] = {}
         for key in seat_params(exc.code, exc.params, declared):
             value = exc.params[key]
@@ -307,17 +325,7 @@ def run_terminal(
         humans = say("term.only_bots")
     show(say("term.welcome", title=say("game.title"), players=match.players, humans=humans), "bold")
 
-    def hand_over(seat: int) -> bool:
-        show("")
-        show(say("term.pass_keyboard", n=seat), "bold")
-        return read("").strip().lower() != "q"
-
-    while (seat := table.next_person(hand_over)) is not None:
-        if not _turn(screen, table, seat, read, show):
-            return
-    if not match.is_over:  # stuck, or the people stopped at a hand-over
-        if table.stuck:
-            show(say("term.stuck"), "red")
+    if not play_turns(screen, table, read=read, console=console, skip=MENU_SKIP):
         return
     result = match.result
     assert result is not None
@@ -329,43 +337,3 @@ def run_terminal(
     fallen = result.details.get("fallen") or []
     if fallen:
         show(say("cl.fell", names=screen.seats(fallen)))
-
-
-def _turn(screen: Screen, table: TableDriver, seat: int, read: Reader, show: Callable[..., None]) -> bool:
-    """One person's turn: what happened since their last one, their screen, the menu, the chosen action;
-    ``False`` when they quit."""
-    match, say, unseen, now, apply = table.match, screen.say, table.unseen, table.now, table.apply
-    for event in unseen[seat]:
-        if event["type"] in TOLD_EVENTS and (line := screen.event(event)) is not None:
-            show(f"  • {line[:1].upper()}{line[1:]}", "green")
-    unseen[seat].clear()
-    view = match.view(seat)
-    show("")
-    show(say("term.your_move", n=seat), "bold")
-    for line in screen.render(view, seat):
-        show(line)
-    legal = [a for a in match.legal_actions(seat) if a["type"] not in MENU_SKIP]
-    for number, entry in enumerate(legal, start=1):
-        show(f"  {number} {screen.action(entry, view)}")
-    while True:
-        raw = read("> ").strip().lower()
-        if raw == "q":
-            return False
-        if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
-            show(say("term.pick_number", n=len(legal)), "red")
-            continue
-        entry = legal[int(raw) - 1]
-        action = {k: v for k, v in entry.items() if k != "inputs"}
-        for spec in entry.get("inputs", ()):
-            text = read(screen.input_prompt(spec["name"])).strip()
-            if not text and spec.get("optional"):
-                continue
-            action[spec["name"]] = int(text) if spec["kind"] == "int" and text.lstrip("-").isdigit() else text
-        try:
-            apply({**action, "at": now()})
-        except IllegalAction as exc:
-            show(screen.refusal(exc, match.game.seat_params), "red")
-            if exc.code == "ask_time_up":
-                return True
-            continue
-        return True

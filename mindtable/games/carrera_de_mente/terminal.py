@@ -41,8 +41,9 @@ from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event
 from mindtable.core.match import Match
 from mindtable.kit.table import TableDriver
+from mindtable.kit.terminal import play_turns
 from mindtable.kit.words import Catalogue, screen_language, surface_words
-from mindtable.trivia.quiz import reader_answer
+from mindtable.trivia.quiz import overrule_count_asked, reader_answer
 
 Reader = Callable[[str], str]
 HERE = Path(__file__).resolve().parent
@@ -363,9 +364,27 @@ class Screen:
         key = f"term.action.{kind}"
         return say(key) if say.has(key) else kind
 
+    # --- the shared turn loop's questions (mindtable.kit.terminal.TurnScreen) ----------------------------------
+
+    def name(self, seat: int) -> str:
+        return self.seat(seat)
+
+    def tell(self, seat: int, events: list[dict[str, Any]], view: Mapping[str, Any]) -> list[str]:
+        return [line for event in events if (line := self.event_line(event["type"], event, view))]
+
+    def draw(self, view: Mapping[str, Any], seat: int, now: int) -> list[RenderableType]:
+        return [self.screen(view, seat)]
+
+    def wants(self, entry: Mapping[str, Any], spec: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+        return overrule_count_asked(entry, spec, view)
+
     def refusal(self, exc: IllegalAction, declared_seats: Any = None, declared_labels: Any = None) -> str:
         """A refusal from its code, the parameters naming a seat said as seats and those naming a colour or a
-        booklet said by their names."""
+        booklet said by their names (as the game declares them, unless ``declared_*`` say otherwise)."""
+        from .rules import GAME
+
+        declared_seats = GAME.seat_params if declared_seats is None else declared_seats
+        declared_labels = GAME.label_params if declared_labels is None else declared_labels
         params: dict[str, Any] = {}
         for key in seat_params(exc.code, exc.params, declared_seats):
             value = exc.params[key]
@@ -500,17 +519,7 @@ def run_terminal(
         highlight=False,
     )
 
-    def hand_over(seat: int) -> bool:
-        show("")
-        show(say("term.pass_keyboard", seat=seat), "bold")
-        return read("").strip().lower() != "q"
-
-    while (seat := table.next_person(hand_over)) is not None:
-        if not _turn(shown, table, seat, read, console):
-            return
-    if not match.is_over:  # stuck, or the people stopped at a hand-over
-        if table.stuck:
-            show(say("term.stuck"), "red")
+    if not play_turns(shown, table, read=read, console=console, skip=MENU_SKIP):
         return
     console.print(shown.screen(match.view(None), None))
     result = match.result
@@ -526,49 +535,3 @@ def run_terminal(
         ),
         "bold",
     )
-
-
-def _turn(shown: Screen, table: TableDriver, seat: int, read: Reader, console: Console) -> bool:
-    match, unseen, now, apply = table.match, table.unseen, table.now, table.apply
-    say = shown.say
-
-    def show(text: str, style: str = "") -> None:
-        console.print(Text(text, style=style), highlight=False)
-
-    view = match.view(seat)
-    for event in unseen[seat]:
-        line = shown.event_line(event["type"], event, view)
-        if line:
-            show(f"  • {line}", "green")
-    unseen[seat].clear()
-    show("")
-    show(say("term.your_move", seat=seat), "bold")
-    console.print(shown.screen(view, seat))
-    legal = [a for a in match.legal_actions(seat) if a["type"] not in MENU_SKIP]
-    for number, entry in enumerate(legal, start=1):
-        console.print(Text.assemble("  ", (str(number), "bold"), f" {shown.describe(entry, view)}"), highlight=False)
-    while True:
-        raw = read("> ").strip().lower()
-        if raw == "q":
-            return False
-        if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
-            show(say("term.pick_number", n=len(legal)), "red")
-            continue
-        entry = legal[int(raw) - 1]
-        action = {k: v for k, v in entry.items() if k != "inputs"}
-        for spec in entry.get("inputs", ()):
-            if spec["name"] == "named" and not (view.get("ask") or {}).get("question", {}).get("count"):
-                continue  # how many items were right: asked only for a list question
-            prompt = f"term.input.{spec['name']}"
-            text = read(say(prompt) if say.has(prompt) else f"{spec['name']}> ").strip()
-            if not text and spec.get("optional"):
-                continue
-            action[spec["name"]] = int(text) if spec["kind"] == "int" and text.lstrip("-").isdigit() else text
-        try:
-            apply({**action, "at": now()})
-        except IllegalAction as exc:
-            show(shown.refusal(exc, match.game.seat_params, match.game.label_params), "red")
-            if exc.code == "ask_time_up":
-                return True
-            continue
-        return True

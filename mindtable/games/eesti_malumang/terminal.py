@@ -28,8 +28,9 @@ from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
 from mindtable.kit.names import bot_name
 from mindtable.kit.table import TableDriver
+from mindtable.kit.terminal import play_turns
 from mindtable.kit.words import Catalogue, screen_language, surface_words
-from mindtable.trivia.quiz import reader_answer
+from mindtable.trivia.quiz import overrule_count_asked, reader_answer
 
 Reader = Callable[[str], str]
 
@@ -55,6 +56,33 @@ class Screen:
         self.match = match
         self.humans = list(human_seats)
         self.say = words(screen_language(language, match.options))
+        self._answering: dict[int, int] = {}
+        self._told_verdict = False
+
+    # --- the shared turn loop's questions (mindtable.kit.terminal.TurnScreen) ----------------------------------
+
+    def tell(self, seat: int, events: list[dict[str, Any]], view: Mapping[str, Any]) -> list[str]:
+        """A line for each event ``seat`` has not been told (who answers each question is kept for the verdict's
+        line); whether a verdict was among them decides if the screen repeats the last one."""
+        self._told_verdict = False
+        lines = []
+        for event in events:
+            self._told_verdict = self._told_verdict or event["type"] == "ask_decided"
+            if event["type"] == "question":
+                self._answering[seat] = event["seat"]
+            line = self.event(event, view, self._answering.get(seat))
+            if line is not None:
+                lines.append(line)
+        return lines
+
+    def draw(self, view: Mapping[str, Any], seat: int, now: int) -> list[Text]:
+        return [Text(line) for line in self.render(view, seat, now, last=not self._told_verdict)]
+
+    def describe(self, entry: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+        return self.action(entry, view)
+
+    def wants(self, entry: Mapping[str, Any], spec: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+        return overrule_count_asked(entry, spec, view)
 
     # --- names -------------------------------------------------------------------------------------------------
 
@@ -338,10 +366,6 @@ def render_board(board: Mapping[str, Any], pawns: Sequence[str | None], language
     return "\n".join(board_lines(words(language), board, pawns))
 
 
-class _Quit(Exception):
-    pass
-
-
 def run_terminal(
     match: Match,
     human_seats: list[int],
@@ -360,119 +384,20 @@ def run_terminal(
     screen = Screen(match, human_seats, language)
     say = screen.say
     table = TableDriver(match, human_seats, bots, clock, bots_keep_their_time=True)
+    names = ", ".join(screen.name(s) for s in human_seats)
+    humans = say("term.you_play", n=len(human_seats), names=names) if human_seats else say("term.only_bots")
+    console.print(Text(say("term.welcome", title=say("game.title"), players=match.players, humans=humans), "bold"))
+    console.print(Text(say("term.help")), highlight=False)
+    if not play_turns(screen, table, read=read, console=console, skip=MENU_SKIP):
+        return
 
     def show(text: str, style: str | None = None) -> None:
         console.print(Text(text, style=style or ""), highlight=False)
 
-    names = ", ".join(screen.name(s) for s in human_seats)
-    humans = say("term.you_play", n=len(human_seats), names=names) if human_seats else say("term.only_bots")
-    show(say("term.welcome", title=say("game.title"), players=match.players, humans=humans), "bold")
-    show(say("term.help"))
-    answering: dict[int, int] = {}
-
-    def hand_over(seat: int) -> bool:
-        show("")
-        show(say("term.pass_keyboard", name=screen.name(seat)), "bold")
-        return read("").strip().lower() != "q"
-
-    try:
-        while (seat := table.next_person(hand_over)) is not None:
-            _turn(screen, table, seat, read, show, answering)
-    except _Quit:
-        show(say("term.quit"))
-        return
-    except EOFError:
-        return
-    if table.stuck:
-        show(say("term.stuck"), "red")
-        return
-    if not match.is_over:  # they stopped at a hand-over
-        show(say("term.quit"))
-        return
     if human_seats:  # the last question's verdict, before the summary
-        _tell(screen, table, human_seats[0], show, answering)
-    _summary(screen, console, show)
-
-
-def _turn(
-    screen: Screen,
-    table: TableDriver,
-    seat: int,
-    read: Reader,
-    show: Callable[..., None],
-    answering: dict[int, int],
-) -> None:
-    """One person's turn: what happened since their last one, their screen, the menu, the chosen action
-    (``answering``: who answers the question each seat last saw asked, for the verdict's line)."""
-    match, say = screen.match, screen.say
-    view = match.view(seat)
-    told_verdict = _tell(screen, table, seat, show, answering)
-    show("")
-    show(f"── {say('term.your_turn', name=screen.name(seat))} ──", "bold")
-    for line in screen.render(view, seat, table.now(), last=not told_verdict):
-        show(line)
-    legal = [a for a in match.legal_actions(seat) if a["type"] not in MENU_SKIP]
-    for number, entry in enumerate(legal, start=1):
-        show(f"  {number}  {screen.action(entry, view)}")
-    while True:
-        raw = read("> ").strip().lower()
-        if raw == "q":
-            raise _Quit
-        if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
-            show(say("term.pick_number", n=len(legal)), "red")
-            continue
-        entry = legal[int(raw) - 1]
-        action = {k: v for k, v in entry.items() if k != "inputs"}
-        suggestion = (view.get("ask") or {}).get("suggestion") or {}
-        for spec in entry.get("inputs", ()):
-            if entry["type"] == "ask_overrule" and "needed" not in suggestion:
-                continue  # a plain overrule: right becomes wrong and wrong right
-            value = _ask_input(spec, say, read, show)
-            if value is not None:
-                action[spec["name"]] = value
-        try:
-            table.apply({**action, "at": table.now()})
-        except IllegalAction as exc:
-            show(screen.refusal(exc), "red")
-            if not match.legal_actions(seat) or exc.code == "ask_time_up":
-                return
-            continue
-        return
-
-
-def _tell(screen: Screen, table: TableDriver, seat: int, show: Callable[..., None], answering: dict[int, int]) -> bool:
-    """What ``seat`` has not been told yet, a line each; whether a verdict was among it."""
-    view = screen.match.view(seat)
-    told_verdict = False
-    for event in table.unseen[seat]:
-        told_verdict = told_verdict or event["type"] == "ask_decided"
-        if event["type"] == "question":
-            answering[seat] = event["seat"]
-        line = screen.event(event, view, answering.get(seat))
-        if line is not None:
+        for line in screen.tell(human_seats[0], table.unseen[human_seats[0]], match.view(human_seats[0])):
             show(f"  • {line}", "green")
-    table.unseen[seat].clear()
-    return told_verdict
-
-
-def _ask_input(spec: Mapping[str, Any], say: Catalogue, read: Reader, show: Callable[..., None]) -> Any:
-    """A typed input: the answer (text), or how many items of a list were right (a number; empty: a plain
-    overrule)."""
-    while True:
-        if spec["kind"] == "int":
-            raw = read(say("term.input.named", max=spec["maximum"])).strip()
-            if raw.lower() == "q":
-                raise _Quit
-            if not raw and spec.get("optional"):
-                return None
-            if raw.isdigit() and spec["minimum"] <= int(raw) <= spec["maximum"]:
-                return int(raw)
-            show(say("term.input.number", max=spec["maximum"]), "red")
-            continue
-        raw = read(say("term.input.answer")).strip()
-        if raw:
-            return raw
-        show(say("term.input.empty"), "red")
+    _summary(screen, console, show)
 
 
 def _summary(screen: Screen, console: Console, show: Callable[..., None]) -> None:
