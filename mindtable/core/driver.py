@@ -42,7 +42,7 @@ class _Observation(Observation):
     @property
     def legal_actions(self) -> list[dict[str, Any]]:  # type: ignore[override]  # a property: no failed lookup first
         fields = self.__dict__
-        legal = fields.get("_legal")
+        legal: list[dict[str, Any]] | None = fields.get("_legal")
         if legal is None:
             legal = fields["_legal"] = fields["_lister"](fields["seat"])
         return legal

@@ -156,7 +156,10 @@ class Match:
         if listing is not None:  # the move table's generated listings, by phase (see MoveTable.legal_actions)
             key, listers, free = listing
             state = self.state
-            return (free if key is None else listers.get(state[key], free))(state, seat, self.clock)
+            listed: list[dict[str, Any]] = (free if key is None else listers.get(state[key], free))(
+                state, seat, self.clock
+            )
+            return listed
         return self.game.legal_actions(self.state, seat, self.clock)
 
     def to_act(self) -> list[int]:
@@ -195,7 +198,7 @@ class Match:
             normal = None if check is None else check(state, action, self.players, self.clock, self._realtime)
             if normal is not None:
                 try:
-                    events = self._effects[normal["type"]](state, normal, self.rng)
+                    events: list[Event] = self._effects[normal["type"]](state, normal, self.rng)
                 except Exception:
                     self._restore()  # a rules bug, since the check passed: back to how it was, then re-raise
                     raise
@@ -220,7 +223,7 @@ class Match:
         table = self._table
         try:
             if table is not None:
-                events = table.by_type[action["type"]].effect(self.state, action, self.rng)
+                events: list[Event] = table.by_type[action["type"]].effect(self.state, action, self.rng)
             else:
                 events = self.game.apply(self.state, action, self.rng)
         except Exception:
@@ -287,7 +290,8 @@ class Match:
             raise self.game.explain(refuse("bad_time", at=repr(at)[:40], limit=MAX_TIME_MS))
         elif at < self.clock:
             raise self.game.explain(refuse("time_went_backwards", at=at, clock=self.clock))
-        return action
+        envelope: dict[str, Any] = action
+        return envelope
 
     def _drop_undeclared(self, action: dict[str, Any]) -> dict[str, Any]:
         table = self.game.moves

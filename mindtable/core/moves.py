@@ -584,7 +584,8 @@ def json_safe(value: Any, depth: int = 0) -> bool:
     """Whether ``value`` is plain JSON that every store and browser keeps as it is (finite, shallow, no surrogates)."""
     kind = type(value)
     if kind is int:
-        return -(2**53) <= value <= 2**53
+        number: int = value
+        return -(2**53) <= number <= 2**53
     if kind is str:
         return _text_safe(value)
     if value is None or kind is bool:

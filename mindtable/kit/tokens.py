@@ -43,7 +43,8 @@ def _known(tokens: Tokens, colour: str) -> None:
 
 
 def can_take(tokens: Tokens, colour: str) -> bool:
-    return tokens["supply"].get(colour, 0) > 0
+    count: int = tokens["supply"].get(colour, 0)
+    return count > 0
 
 
 def count(tokens: Tokens, seat: int, colour: str | None = None) -> int:

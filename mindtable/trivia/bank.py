@@ -56,7 +56,7 @@ BANK_SUFFIXES = (".yaml", ".yml")
 _SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_SafeLoader):
+class _Loader(_SafeLoader):  # type: ignore[misc]  # an alias of the C or the Python loader
     """The safe loader (LibYAML's C parser when available) where only true/false are booleans: in a Spanish or
     Estonian bank ``answer: no`` or ``answer: on`` is a text, not YAML 1.1's false/true."""
 
@@ -391,7 +391,7 @@ def question_from_data(
                 answer = ""  # the answer only named the option
     if len(c.errors) > n_errors:
         return None
-    return build_question(  # every value validated above
+    question: Question = build_question(  # every value validated above
         str(qid).strip(),
         kind,
         str(prompt).strip(),
@@ -416,6 +416,7 @@ def question_from_data(
         extra,
         Origin(file, line),
     )
+    return question
 
 
 # --- loading ------------------------------------------------------------------------------------------------
@@ -532,7 +533,7 @@ def _resolve_plain(value: str) -> Any:
         return _PLAIN_WORDS[value]
     if value.isdigit() and value.isascii() and (value[0] != "0" or value == "0"):
         return int(value)
-    resolved = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
+    resolved = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
     if resolved == _STR_TAG:
         return value
     if resolved not in _SCALAR_TAGS:

@@ -242,12 +242,14 @@ def load(text: str, resolve: Callable[[str], Any], lines: list[int] | None = Non
             key, sep, value = rest.partition(": ")
             if not sep and rest[-1] == ":":
                 key, sep = rest[:-1], ":"
+            unknown = False
             if sep:
                 known = keys.get(key, keys)
                 if known is keys and key.isidentifier():
                     known = keys[key] = plain(key)
+                unknown = known is keys
                 key = known
-            if not sep or key is keys:
+            if not sep or unknown:
                 if cur is questions:
                     lines.append(number)
                 first = rest[0]
