@@ -210,6 +210,8 @@ def _content_sequence(text: str, language: str) -> tuple[str, ...]:
         if any(ch.isdigit() for ch in token):
             out.append(token)
         elif len(token) > 2:
+            if len(token) > 3 and token[-1] == "s" and token[-2] != "s" and language != "et":
+                token = token[:-1]  # a plural meets its singular ("bats" / "the BAT")
             out.append(token[:5])
     return tuple(out)
 
