@@ -45,7 +45,9 @@ def bank_stats(questions: Iterable[Question]) -> BankStats:
 @dataclass(frozen=True, slots=True)
 class Duplicate:
     """Two questions that ask the same thing: ``exact`` (same normalised question and answer) or near (a
-    question similarity of ``score`` percent with the same normalised answer, or a very close question)."""
+    question similarity of ``score`` percent with the same normalised answer, or a very close question), or a
+    true/false statement and a question that say the same fact (:func:`find_statement_repeats`; ``score``: the
+    weighted share of the statement that the question and its answer say)."""
 
     first: Question
     second: Question
@@ -148,30 +150,38 @@ def find_duplicates(questions: Sequence[Question], threshold: float = 88.0) -> l
 # Caída Libre's true/false statements assert a fact ("The Four Seasons is by Antonio Vivaldi."); a question and
 # its answer ask one ("Which Venetian composer wrote 'The Four Seasons'?" → Antonio VIVALDI). They repeat when
 # the answer is in the statement — or, for a false statement, in its note, which gives the true fact ("the
-# FEMUR" for "The longest bone is the humerus") — and the statement's content words are nearly all the
-# question's and its answer's, and say a good share of the question's own. Words are compared by their first
-# five letters ("composer" meets "composed"), each weighted by how rare it is in the language's content, so
-# "Vivaldi" counts for more than "year".
+# FEMUR" for "The longest bone is the humerus"), the statement naming something else in the answer's place —
+# and the statement's content words are nearly all the question's and its answer's, and say a good share of the
+# question's own. Words are compared by their first five letters ("composer" meets "composed"; a plural meets its
+# singular), each weighted by how rare it is in the language's content, so "Vivaldi" counts for more than "year".
+# The thresholds below were set on the shipped content (2026-12-02): they find the statements that restate a
+# question; lower ones mostly find statements on the same subject that say another fact ("Spiders are insects"
+# / "What is the fear of spiders called?", "Julius Caesar was murdered in the Colosseum" / Pompey's murder).
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
 
 #: words that name no fact (articles, pronouns, question words, common verbs), as :func:`normalise` writes them
 FUNCTION_WORDS: dict[str, frozenset[str]] = {
-    "en": frozenset(
+    "en": _word_set(
         "a an the of in on at to into onto by for from with without and or nor but as is are was were be been "
         "being it its this that these those which what who whom whose how many much when where why name named "
         "did does do done has have had than about after before during also not no only some any there their "
         "they them he she his her him we our you your can could would will shall may might must called known "
-        "each every such other same 1".split()
+        "each every such other same 1"
     ),
-    "es": frozenset(
+    "es": _word_set(
         "el la los las lo un una unos unas de del al a en y e o u ni es son fue fueron era eran ser sido esta "
         "estan estaba estuvo por para con sin que cual cuales quien quienes como cuanto cuanta cuantos cuantas "
-        "cuando donde se su sus le les este esta estos estas ese esa esos esas nombre llama llamado llamada ha "
+        "cuando donde se su sus le les este estos estas ese esa esos esas nombre llama llamado llamada ha "
         "han habia hay hubo tiene tienen tenia no si tambien solo mas muy otro otra otros otras mismo misma "
-        "cada 1".split()
+        "cada 1"
     ),
-    "et": frozenset(
+    "et": _word_set(
         "ja ning ka või on oli olid olnud ei mis mille milles millest mida kes kelle keda kus kust kuhu kui "
-        "kuidas mitu mitme mitmes millal miks see selle seda need nende tema ta nad oma 1".split()
+        "kuidas mitu mitme mitmes millal miks see selle seda need nende tema ta nad oma 1"
     ),
 }
 
