@@ -138,7 +138,7 @@ def test_a_game_with_bots_in_estonian_though_the_cards_are_english() -> None:
     assert "── Koht 0, sinu kord ──" in out
     assert f"Caída Libre: koht 2 küsib, vastab koht 0 (etapp: küsimine) · pakk 1 · pakis {left} kaarti" in out
     assert " 150 | Geniaalne mõistus | " in out and "   0 | Vabalangus        | " in out
-    assert "Kaart: Tulevahetus" in out and "  K: The whole Great Wall of China" in out  # the card stays English
+    assert "Kaart: Tulevahetus" in out and "  K: Democracy was born in Sparta" in out  # the card stays English
     assert "  1 vasta (kirjuta vastus)" in out and "  2 ei tea" in out
     assert "  • Kaart 1 (Tulevahetus), vastas koht 0: vale, -30. koht 0 150->120" in out
     assert "  • Koht 0 vastab relvaruudult „Snaiper“." in out

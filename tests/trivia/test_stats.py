@@ -82,3 +82,89 @@ def test_a_shortened_rewording_with_the_same_answer_is_a_near_duplicate() -> Non
     ]
     pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
     assert pairs == {("a", "b")}
+
+
+def tf(qid: str, statement: str, truth: bool, note: str = "", **fields: object) -> Question:
+    return Question(id=qid, kind="truefalse", prompt=statement, answer=str(truth).lower(), note=note, **fields)  # type: ignore[arg-type]
+
+
+#: other questions, so that words weigh as in a real bank (a word many questions use counts for little)
+BACKGROUND = [
+    q("bg1", "Which painter painted the ceiling of the Sistine Chapel?", "MICHELANGELO"),
+    q("bg2", "Which composer wrote the opera Carmen?", "Georges BIZET"),
+    q("bg3", "In which city was Mozart born?", "SALZBURG"),
+    q("bg4", "In which country is the city of Kyoto?", "JAPAN"),
+    q("bg5", "Which country won the first football World Cup?", "URUGUAY"),
+    q("bg6", "In which year did the First World War end?", "1918"),
+    q("bg7", "Which Japanese city is known for its deer park?", "NARA"),
+    q("bg8", "Which war ended in 1945?", "the SECOND WORLD WAR"),
+]
+
+
+def test_a_statement_saying_the_fact_a_question_asks_is_a_repeat() -> None:
+    """A true statement with the answer in it (a plural for the answer's singular too); a false one with a wrong
+    name or number where the answer belongs and the true answer in its note; in Spanish as in English."""
+    questions = [
+        *BACKGROUND,
+        q("vivaldi", "Which Venetian composer wrote 'The Four Seasons'?", "Antonio VIVALDI"),
+        tf("s-vivaldi", "The Four Seasons is by Antonio Vivaldi.", True),
+        q("hiroshima", "On which Japanese city was the first atomic bomb used in war dropped, in 1945?", "HIROSHIMA"),
+        tf(
+            "s-nagasaki",
+            "The first atomic bomb used in war was dropped on Nagasaki.",
+            False,
+            note="False: on Hiroshima, on 6 August 1945; the second fell on Nagasaki three days later.",
+        ),
+        q("chambers", "How many chambers does the human heart have?", "FOUR (4)"),
+        tf(
+            "s-chambers",
+            "The human heart has three chambers.",
+            False,
+            note="False: it has four, two atria and two ventricles.",
+        ),
+        q("bat", "Which is the only mammal capable of true flight?", "the BAT"),
+        tf("s-bats", "Bats are the only mammals capable of true flight.", True),
+        tf("s-pulpo", "El pulpo tiene tres corazones.", True, language="es"),
+        q("pulpo", "¿Cuántos corazones tiene un pulpo?", "TRES (3)", language="es"),
+    ]
+    pairs = {(d.first.id, d.second.id) for d in find_duplicates(questions)}
+    assert {
+        ("vivaldi", "s-vivaldi"),
+        ("hiroshima", "s-nagasaki"),
+        ("chambers", "s-chambers"),
+        ("bat", "s-bats"),
+        ("s-pulpo", "pulpo"),
+    } <= pairs
+    assert all(d.score >= 80 and not d.exact for d in find_duplicates(questions) if d.first.kind != d.second.kind)
+
+
+def test_a_statement_on_a_neighbouring_fact_is_not_a_repeat() -> None:
+    """The same subject, another fact: the answer is not what the statement says ("Frida Kahlo was Mexican" /
+    whom she married), the statement says more than the question asks (paper money / paper), a false statement
+    whose note names the answer but whose words ask something else, a comparison of other things, another
+    language."""
+    questions = [
+        *BACKGROUND,
+        q("rivera", "Which Mexican muralist was Frida Kahlo married to?", "Diego RIVERA"),
+        tf(
+            "s-kahlo",
+            "Frida Kahlo was Mexican.",
+            True,
+            note="True: she was born in Coyoacán, and married Diego Rivera.",
+        ),
+        q("paper", "In which country was paper invented?", "CHINA"),
+        tf("s-money", "Paper money was first printed in China.", True),
+        q("seine", "Which river flows through Paris?", "the SEINE"),
+        tf("s-thames", "The Thames is longer than the Seine.", False, note="False: the Seine is longer."),
+        Question(
+            id="balls",
+            kind="higher",
+            prompt="Which ball is bigger?",
+            options=("a golf ball", "a table-tennis ball"),
+            correct=0,
+        ),
+        tf("s-balls", "A golf ball is bigger than a tennis ball.", False),
+        q("octopus", "How many hearts does an octopus have?", "THREE (3)"),
+        tf("s-pulpo", "El pulpo tiene tres corazones.", True, language="es"),
+    ]
+    assert [(d.first.id, d.second.id) for d in find_duplicates(questions)] == []
