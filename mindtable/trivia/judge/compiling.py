@@ -532,17 +532,23 @@ class _Builder:
 def _kinds_named(tokens: tuple[str, ...], language: str) -> frozenset[int]:
     """The kinds of :data:`CLASS_KINDS` a question's words name ("Millises linnas …": a city)."""
     found = set()
-    for kind, words in enumerate(_class_kinds(language)):
+    for kind, (words, longest) in enumerate(_class_kinds(language)):
         for token in tokens:
-            if token in words or any(len(w) >= 4 and token.startswith(w) for w in words):
+            # a word of the kind, or a token starting with one of its words of four letters or more ("saare…")
+            if token in words or any(token[:n] in words for n in range(4, min(len(token), longest) + 1)):
                 found.add(kind)
                 break
     return frozenset(found)
 
 
 @lru_cache(maxsize=8)
-def _class_kinds(language: str) -> tuple[frozenset[str], ...]:
-    return tuple(frozenset(_norm(w, language, DEFAULT_RULES).compact for w in kind) for kind in CLASS_KINDS)
+def _class_kinds(language: str) -> tuple[tuple[frozenset[str], int], ...]:
+    """Each kind's words, normalised, with the length of its longest."""
+    out = []
+    for kind in CLASS_KINDS:
+        words = frozenset(_norm(w, language, DEFAULT_RULES).compact for w in kind)
+        out.append((words, max((len(w) for w in words), default=0)))
+    return tuple(out)
 
 
 def _fold_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:

@@ -503,7 +503,7 @@ def _kind_agrees(compiled: _Compiled, words: list[str]) -> bool:
     kinds = _class_kinds(compiled.language)
     for word in words:
         stem = _class_word_at_end(word, _class_word_sets(compiled.language)[2], compiled.language) or word
-        named = {i for i, group in enumerate(kinds) if stem in group or word in group}
+        named = {i for i, (group, _) in enumerate(kinds) if stem in group or word in group}
         if not named & compiled.kinds:
             return False
     return True
