@@ -248,9 +248,11 @@ def test_a_person_plays_the_quiz_table_in_the_browser(browser: Any, server_url: 
 
 
 def test_the_quiz_page_has_words_for_every_code_in_every_language() -> None:
+    from mindtable.web import STATIC_DIR
     from tests.web.test_codes import check
 
-    assert check(dict(GAME.codes), page_folder(str(GAME.web_module)) / "i18n") == []
+    # the page's own words for its codes, the site's for the ask step's (a page looks in its own first)
+    assert check(dict(GAME.codes), page_folder(str(GAME.web_module)) / "i18n", STATIC_DIR / "i18n") == []
 
 
 def test_the_shared_quiz_components_have_words_for_every_judge_code() -> None:
