@@ -9,6 +9,7 @@
 
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
+import { nameList } from "../../js/games.js";
 import { mountQuiz } from "../../js/quiz.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -222,11 +223,12 @@ export function mount(root, ctx) {
   function summary(view) {
     if (view.phase !== "over") return null;
     const best = Math.max(...view.iq);
-    const winners = view.iq.map((iq, seat) => [iq, seat]).filter(([iq]) => iq === best).map(([, seat]) => name(seat));
+    const winners = nameList(view.iq.map((iq, seat) => [iq, seat]).filter(([iq]) => iq === best).map(([, seat]) => name(seat)), ctx.lang || "en");
+    const tie = view.iq.filter((iq) => iq === best).length > 1;
     const ranking = view.iq.map((iq, seat) => [iq, seat]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     return h("div", { class: "cl-summary", "data-testid": "cl-summary" },
       h("h2", {}, t("cl.over")),
-      h("p", { "data-testid": "cl-winner" }, t("cl.winner", { names: winners.join(", ") })),
+      h("p", { "data-testid": "cl-winner" }, tie ? t("cl.tie", { names: winners, iq: best }) : t("cl.winner", { names: winners })),
       h("p", {}, t("cl.fell", { names: view.fallen.map(name).join(", ") })),
       h("h3", {}, t("cl.final")),
       h("ol", {}, ranking.map(([iq, seat]) => h("li", { "data-seat": seat }, `${name(seat)}: ${iq}`))),

@@ -93,6 +93,12 @@ export function suggestionLine(say, suggestion) {
     h("span", { class: "mt-quiz-reason", "data-testid": "quiz-reason", "data-code": suggestion.code }, reasonText(say, suggestion)));
 }
 
+/** What the answering side gave, in words: "true"/"false" as the game says them, nothing as "no answer". */
+export function givenText(say, given) {
+  if (given === "true" || given === "false") return say(given === "true" ? "quiz.true" : "quiz.false");
+  return given ? String(given) : say("quiz.no_answer");
+}
+
 /** The decided verdict: right or wrong, who decided, the reason in words and the answer. */
 export function verdictLine(say, result, nameOf) {
   if (!result) return null;
@@ -260,7 +266,7 @@ export function mountQuiz(root, ctx, opts = {}) {
       parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_answer", { name: nameOf(ask.answerers[0]) })));
       if (ask.draft) parts.push(h("p", { "data-testid": "quiz-draft" }, say("quiz.typing", { text: ask.draft })));
     }
-    if (ask.given != null && ask.phase !== "answer") parts.push(h("p", { "data-testid": "quiz-given" }, say("quiz.given", { text: ask.given || say("quiz.no_answer") })));
+    if (ask.given != null && ask.phase !== "answer") parts.push(h("p", { "data-testid": "quiz-given" }, say("quiz.given", { text: givenText(say, ask.given) })));
     if (ask.suggestion && ask.phase !== "decided") parts.push(suggestionLine(say, ask.suggestion));
     if (legal.has("ask_confirm") || legal.has("ask_overrule")) {
       const q = ask.card?.questions?.[ask.question?.index] || {};
