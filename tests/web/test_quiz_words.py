@@ -12,7 +12,6 @@ import pytest
 
 import mindtable
 from mindtable.core.match import Match
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 NAMES = ["Ana", "Beto", "Cai", "Dora"]
@@ -58,20 +57,16 @@ OVER = """async ({ language, result, seat, cooperative, here, names }) => {
 
 
 @pytest.fixture(scope="module")
-def page(server_url: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not CHROMIUM.exists():
-        pytest.skip("no Chromium")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{server_url}/index.html")
-        yield page
-        assert errors == []
-        browser.close()
+def page(browser: Any, server_url: str) -> Iterator[Any]:
+    """One page of the site, on which the modules are mounted alone."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server_url}/index.html")
+    yield page
+    context.close()
+    assert errors == []
 
 
 def state_message(match: Match, seat: int | None) -> dict[str, Any]:
@@ -281,3 +276,127 @@ def test_carrera_the_last_question_recap_names_the_asker_as_the_one_who_decided(
         recap = text[text.index({"en": "Last question", "es": "Última pregunta", "et": "Viimane küsimus"}[language]) :]
         assert answered in recap and prompt in recap and given in recap, recap
         assert by in recap and "Ana" not in recap.split(given)[1], recap
+
+
+# --- 3. Caída: each seat reads its own outcome; "you" to the one answering; the starter as a seat from 1 -------
+
+
+@pytest.mark.parametrize(
+    ("language", "holder", "victim", "other"),
+    [
+        ("en", "+10 for you, -30 for the victim", "+10 for Beto, -30 for you", "+10 for Beto, -30 for Cai"),
+        ("es", "+10 para ti, -30 para la víctima", "+10 para Beto, -30 para ti", "+10 para Beto, -30 para Cai"),
+        ("et", "sulle +10, ohvrile -30", "Beto +10, sina -30", "Beto +10, Cai -30"),
+    ],
+)
+def test_caida_the_sniper_says_to_each_seat_what_it_means_for_them(
+    page: Any, language: str, holder: str, victim: str, other: str
+) -> None:
+    match = caida(4, iq=[150, 120, 150, 150], asker=0)  # Beto (seat 1) answers from the Sniper
+    assert match.state["weapon"] == {"kind": "sniper", "seat": 1, "target": None}
+    match.apply({"type": "target", "seat": 1, "target": 2, "at": match.clock + 100})
+    help_of = {seat: shown(page, "caida-libre", match, seat, language)["text"] for seat in (0, 1, 2, 3, None)}
+    assert holder in help_of[1]
+    assert victim in help_of[2] and holder not in help_of[2], help_of[2]
+    for seat in (0, 3, None):
+        assert other in help_of[seat] and holder not in help_of[seat], help_of[seat]
+
+
+@pytest.mark.parametrize(
+    ("language", "about_you", "you_answer"),
+    [
+        ("en", "Beto (you) is answering", "You answer from the"),
+        ("es", "Beto (tú) está respondiendo", "Respondes desde"),
+        ("et", "Beto (sina) vastab", "Sina vastad relvaruudult"),
+    ],
+)
+def test_caida_the_answering_seat_is_told_about_itself_as_you(
+    page: Any, language: str, about_you: str, you_answer: str
+) -> None:
+    match = caida(3, iq=[150, 80, 150], asker=0, card="double-005")  # Beto on the Dynamite, a double question
+    match.apply({"type": "draw", "seat": 0, "at": match.clock + 100})
+    assert match.state["ask"]["phase"] == "choose"
+    choosing = shown(page, "caida-libre", match, 1, language)["text"]
+    assert about_you not in choosing and you_answer in choosing, choosing
+    others = shown(page, "caida-libre", match, 2, language)["text"]
+    assert about_you.replace({"en": " (you)", "es": " (tú)", "et": " (sina)"}[language], "") in others
+    choice = next(a for a in match.legal_actions(1) if a["type"] == "ask_choose")
+    match.apply({**choice, "seat": 1, "at": match.clock + 100})
+    assert match.state["ask"]["phase"] == "answer"
+    answering = shown(page, "caida-libre", match, 1, language)["text"]
+    assert about_you not in answering, answering
+
+
+@pytest.mark.parametrize(
+    ("language", "random", "first"),
+    [("en", "at random", "seat 1"), ("es", "al azar", "asiento 1"), ("et", "juhuslikult", "1. koht")],
+)
+def test_caida_the_lobby_offers_the_starter_as_a_seat_from_one_or_at_random(
+    browser: Any, server_url: str, language: str, random: str, first: str
+) -> None:
+    context = browser.new_context(locale=language)
+    lobby = context.new_page()
+    lobby.add_init_script(f"localStorage.setItem('mindtable:lang', '{language}')")
+    lobby.goto(f"{server_url}/index.html")
+    lobby.wait_for_selector('#game-select option[value="caida-libre"]', state="attached")
+    lobby.select_option("#game-select", "caida-libre")
+    lobby.wait_for_selector("select#opt-starter")
+    lobby.select_option("#players-select", "3")
+    offered = lobby.eval_on_selector_all(
+        "#opt-starter option", "els => els.filter((o) => !o.disabled).map((o) => [o.value, o.textContent])"
+    )
+    assert offered[0] == ["-1", random] and offered[1] == ["0", first], offered
+    assert [value for value, _ in offered] == ["-1", "0", "1", "2"]
+    assert lobby.eval_on_selector("#opt-starter", "el => el.value") == "-1"
+    lobby.select_option("#opt-starter", "2")
+    lobby.select_option("#players-select", "2")  # seat 3 is gone: the choice falls back
+    assert lobby.eval_on_selector("#opt-starter", "el => el.value") == "-1"
+    assert "-1" not in lobby.locator("#opt-starter").locator("..").inner_text()
+    context.close()
+
+
+# --- 4. Eesti: a repeat throw says why ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "you", "them", "none_left"),
+    [
+        (
+            "en",
+            "You already hold the Science Estonia card: throw the die again.",
+            "Ana already holds the Science Estonia card, so Ana throws again.",
+            "No Science Estonia card is left, so Ana throws again.",
+        ),
+        (
+            "es",
+            "Ya tienes la carta Estonia de Ciencias naturales: vuelve a tirar el dado.",
+            "Ana ya tiene la carta Estonia de Ciencias naturales, así que vuelve a tirar.",
+            "No quedan cartas Estonia de Ciencias naturales, así que Ana vuelve a tirar.",
+        ),
+        (
+            "et",
+            "Viska täringut uuesti: kategooria „Loodusteadus“ Eesti kaart on sul juba olemas.",
+            "Ana viskab uuesti: kategooria „Loodusteadus“ Eesti kaart on tal juba olemas.",
+            "Ana viskab uuesti: kategooria „Loodusteadus“ Eesti kaarte pole enam alles.",
+        ),
+    ],
+)
+def test_eesti_a_repeat_throw_says_why(page: Any, language: str, you: str, them: str, none_left: str) -> None:
+    from tests.eesti_malumang.helpers import act, answer, position
+
+    match = position(2, held=[{"science": 1}, {}], die=3)
+    act(match, "roll", 0)
+    act(match, "move", 0, to="o3")
+    answer(match, True)
+    assert match.state["turn"]["seat"] == 0 and match.state["phase"] == "roll"
+    assert you in shown(page, "eesti-malumang", match, 0, language)["text"]
+    assert them in shown(page, "eesti-malumang", match, 1, language)["text"]
+    assert them in shown(page, "eesti-malumang", match, None, language)["text"]
+    match.apply({"type": "roll", "seat": 0})  # the throw is made: the line has done its work
+    assert "Estonia card" not in shown(page, "eesti-malumang", match, 1, "en")["text"]
+
+    empty = position(2, held=[{"science": 6}, {"history": 1}], die=3, variant="outer_track")
+    act(empty, "roll", 0)
+    act(empty, "move", 0, to="o3")
+    answer(empty, True)
+    assert none_left in shown(page, "eesti-malumang", empty, 1, language)["text"]

@@ -144,19 +144,36 @@ export function mount(root, ctx) {
       if (legal.some((a) => a.type === "target")) return t(`cl.weapon_choose.${view.weapon.kind}`);
       return t("cl.weapon_wait", { name: name(view.weapon.seat), weapon: t(`cl.weapon.${view.weapon.kind}`) });
     }
+    // A sentence about this seat says "you" ("You are answering", not "Ana (you) is answering").
     const ask = view.ask;
     if (ask && ask.phase === "judge" && ask.role !== "reader") return t("cl.waiting_judge", { name: name(view.asker) });
-    if (ask && (ask.phase === "answer" || ask.phase === "choose") && ask.role !== "answerer") return t("cl.waiting_answer", { name: name(view.answerer) });
+    if (ask && (ask.phase === "answer" || ask.phase === "choose")) {
+      if (ask.role !== "answerer" && view.answerer !== ctx.seat) return t("cl.waiting_answer", { name: name(view.answerer) });
+      if (!legal.some((a) => a.type === "ask_answer" || a.type === "ask_choose")) return t("cl.waiting_answer_you");
+    }
+    if (view.asker === ctx.seat) return t("cl.asks_you", { answerer: name(view.answerer) });
     return t("cl.asks", { asker: name(view.asker), answerer: name(view.answerer) });
+  }
+
+  // What the weapon does, said to each seat about itself: the one on the square ("+10 for you"), the victim or
+  // partner chosen ("-30 for you"), and everyone else (by name).
+  function weaponHelp(w) {
+    const chosen = w.target !== null && w.target !== undefined;
+    const aimed = w.kind === "sniper" || w.kind === "hook"; // the weapons with a victim / partner
+    const params = { name: ctx.seatName(w.seat), target: chosen ? ctx.seatName(w.target) : aimed ? t(`cl.weapon_someone.${w.kind}`) : "" };
+    if (w.seat === ctx.seat) return t(`cl.weapon_help.${w.kind}`, params);
+    if (chosen && w.target === ctx.seat) return t(`cl.weapon_help_target.${w.kind}`, params);
+    return t(`cl.weapon_help_them.${w.kind}`, params);
   }
 
   function weaponPanel(view) {
     const w = view.weapon;
     if (!w) return null;
+    const weapon = t(`cl.weapon.${w.kind}`);
     return [
-      h("strong", {}, t("cl.weapon_armed", { name: name(w.seat), weapon: t(`cl.weapon.${w.kind}`) })),
+      h("strong", {}, w.seat === ctx.seat ? t("cl.weapon_armed_you", { weapon }) : t("cl.weapon_armed", { name: name(w.seat), weapon })),
       w.target !== null && w.target !== undefined ? h("span", {}, ` · ${t("cl.weapon_target", { name: name(w.target) })}`) : null,
-      h("p", { class: "muted" }, t(`cl.weapon_help.${w.kind}`)),
+      h("p", { class: "muted", "data-testid": "cl-weapon-help" }, weaponHelp(w)),
     ];
   }
 
@@ -283,6 +300,13 @@ export function mount(root, ctx) {
     },
   };
 }
+
+/** The lobby's options form: whoever starts is one of the seats there are (or drawn at random). */
+export const lobby = {
+  choiceShown(name, value, values, players) {
+    return name !== "starter" || Number(value) < players;
+  },
+};
 
 export function describeAction(action) {
   if (action.type === "target") return `target: seat ${action.target + 1}`;

@@ -263,7 +263,10 @@ export function mountQuiz(root, ctx, opts = {}) {
       parts.push(h("div", { class: "mt-quiz-buttons" }, buttons));
       if (document.activeElement === document.body && q.kind !== "truefalse") setTimeout(() => input.focus(), 0);
     } else if (ask.phase === "answer" || ask.phase === "choose") {
-      parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_answer", { name: nameOf(ask.answerers[0]) })));
+      // The answering seat is told about itself ("You are answering"), and not at all while it picks the topic.
+      const answering = ask.role === "answerer";
+      if (!answering) parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_answer", { name: nameOf(ask.answerers[0]) })));
+      else if (!legal.has("ask_choose")) parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_answer_you")));
       if (ask.draft) parts.push(h("p", { "data-testid": "quiz-draft" }, say("quiz.typing", { text: ask.draft })));
     }
     if (ask.given != null && ask.phase !== "answer") parts.push(h("p", { "data-testid": "quiz-given" }, say("quiz.given", { text: givenText(say, ask.given) })));
