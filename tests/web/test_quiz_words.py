@@ -393,7 +393,7 @@ def test_eesti_a_repeat_throw_says_why(page: Any, language: str, you: str, them:
     assert them in shown(page, "eesti-malumang", match, 1, language)["text"]
     assert them in shown(page, "eesti-malumang", match, None, language)["text"]
     match.apply({"type": "roll", "seat": 0})  # the throw is made: the line has done its work
-    assert "Estonia card" not in shown(page, "eesti-malumang", match, 1, "en")["text"]
+    assert "throws again" not in shown(page, "eesti-malumang", match, 1, "en")["text"]
 
     empty = position(2, held=[{"science": 6}, {"history": 1}], die=3, variant="outer_track")
     act(empty, "roll", 0)

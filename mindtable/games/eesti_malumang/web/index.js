@@ -160,7 +160,8 @@ export function mount(root, ctx) {
       try {
         last = [h("h3", {}, t("em.last")),
           h("p", { "data-testid": "em-last-answerer", "data-seat": view.last.seat }, t("em.last_answerer", { name: ctx.seatName(view.last.seat), category: catName(view.last.category) })),
-          quiz.verdictLine(decided)];
+          quiz.verdictLine(decided),
+          rollAgainLine(view)];
       } catch { last = null; }
     }
     fill(lastBox, last);
@@ -175,6 +176,16 @@ export function mount(root, ctx) {
       return h("p", { "data-testid": "em-winner" }, t("em.tie", { names, n }));
     }
     return winners.length ? h("p", { "data-testid": "em-winner" }, t("em.winner", { name: names })) : null;
+  }
+
+  // A right answer on an Estonia space whose card the player cannot take (already held, or none left) gives
+  // another throw (rule 5): the same player throws again, and the page says why.
+  function rollAgainLine(view) {
+    const l = view.last;
+    if (!l?.correct || l.reason !== "track" || view.phase !== "roll" || view.turn !== l.seat) return null;
+    const held = view.variant === "standard" && (view.held[l.seat]?.[l.category] || 0) > 0;
+    const key = `em.roll_again_${held ? "held" : "none"}${l.seat === ctx.seat ? "_you" : ""}`;
+    return h("p", { class: "em-roll-again", "data-testid": "em-roll-again" }, t(key, { name: ctx.seatName(l.seat), category: catName(l.category) }));
   }
 
   function summaryOf(view, result) {
