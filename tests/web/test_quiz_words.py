@@ -250,16 +250,17 @@ def test_caida_a_tie_at_the_top_is_called_a_tie(page: Any, language: str, tie: s
 
 
 @pytest.mark.parametrize(
-    ("language", "answered", "given", "by"),
+    ("language", "answered", "given", "by", "by_you"),
     [
-        ("en", "Ana answered", "Answer given: zzzz qqqq", "decided by Beto"),
-        ("es", "Respondió Ana", "Respuesta dada: zzzz qqqq", "decidió Beto"),
-        ("et", "Vastas Ana", "Antud vastus: zzzz qqqq", "otsustas Beto"),
+        ("en", "Ana answered", "Answer given: zzzz qqqq", "decided by Beto", "you decided"),
+        ("es", "Respondió Ana", "Respuesta dada: zzzz qqqq", "decidió Beto", "decidiste tú"),
+        ("et", "Vastas Ana", "Antud vastus: zzzz qqqq", "otsustas Beto", "otsustasid sina"),
     ],
 )
 def test_carrera_the_last_question_recap_names_the_asker_as_the_one_who_decided(
-    page: Any, language: str, answered: str, given: str, by: str
+    page: Any, language: str, answered: str, given: str, by: str, by_you: str
 ) -> None:
+    """Beto (seat 1) asks and confirms the judge: everyone reads that he decided, he reads that he did."""
     from tests.carrera_de_mente.helpers import answer_wrong, asked, position, roll_number
 
     match = position(players=2, pegs=[3, 20], arrive=True)
@@ -275,7 +276,7 @@ def test_carrera_the_last_question_recap_names_the_asker_as_the_one_who_decided(
         text = shown(page, "carrera-de-mente", match, seat, language)["text"]
         recap = text[text.index({"en": "Last question", "es": "Última pregunta", "et": "Viimane küsimus"}[language]) :]
         assert answered in recap and prompt in recap and given in recap, recap
-        assert by in recap and "Ana" not in recap.split(given)[1], recap
+        assert (by_you if seat == 1 else by) in recap and "Ana" not in recap.split(given)[1], recap
 
 
 # --- 3. Caída: each seat reads its own outcome; "you" to the one answering; the starter as a seat from 1 -------

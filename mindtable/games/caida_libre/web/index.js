@@ -233,8 +233,13 @@ export function mount(root, ctx) {
 
   // A note on how the card was scored, from its code and parameters (e.g. four names of five under a weapon).
   function noteLine(code, params) {
-    return h("p", { class: "cl-note-line", "data-testid": `cl-${code}` },
-      t(`cl.note.${code}`, { ...params, name: name(params.seat), weapon: t(`cl.weapon.${params.weapon}`) }));
+    return h("p", { class: "cl-note-line", "data-testid": `cl-${code}` }, noteText(code, params));
+  }
+
+  // Said to the seat it is about in the second person ("You named 4 of 5"), when the game has those words.
+  function noteText(code, params) {
+    const own = params.seat === ctx.seat && t.has?.(`cl.note.${code}_you`);
+    return t(own ? `cl.note.${code}_you` : `cl.note.${code}`, { ...params, name: name(params.seat), weapon: t(`cl.weapon.${params.weapon}`) });
   }
 
   function summary(view) {
@@ -279,7 +284,7 @@ export function mount(root, ctx) {
   function events(list) {
     for (const e of list) {
       if (e.type === "cl_partly_wrong") {
-        logBox.prepend(h("li", {}, t("cl.note.cl_partly_wrong", { ...e, name: name(e.seat), weapon: t(`cl.weapon.${e.weapon}`) })));
+        logBox.prepend(h("li", {}, noteText("cl_partly_wrong", e)));
         continue;
       }
       if (e.type !== "card_scored" && e.type !== "free_fall") continue;

@@ -99,10 +99,12 @@ export function givenText(say, given) {
   return given ? String(given) : say("quiz.no_answer");
 }
 
-/** The decided verdict: right or wrong, who decided, the reason in words and the answer. */
-export function verdictLine(say, result, nameOf) {
+/** The decided verdict: right or wrong, who decided (to the seat `self` that decided: "you decided"), the reason
+ * in words and the answer. */
+export function verdictLine(say, result, nameOf, self = null) {
   if (!result) return null;
-  const by = say(`quiz.by.${result.by}`, { name: result.seat != null ? nameOf(result.seat) : "" });
+  const mine = result.by === "reader" && self !== null && self !== undefined && result.seat === self;
+  const by = mine ? say("quiz.by.reader_you") : say(`quiz.by.${result.by}`, { name: result.seat != null ? nameOf(result.seat) : "" });
   return h("div", { class: "mt-quiz-card mt-quiz-verdict", "data-testid": "quiz-verdict", "data-correct": String(result.correct), "data-by": result.by },
     h("p", {}, verdictWords(say, result), result.named != null ? ` (${say("quiz.items", result)})` : "", result.with_options ? ` · ${say("quiz.with_options")}` : "",
       ` · ${by}`, result.overruled ? ` · ${say("quiz.overruled")}` : ""),
@@ -315,7 +317,7 @@ export function mountQuiz(root, ctx, opts = {}) {
         h("button", { type: "button", "data-testid": "quiz-vote-wrong", onclick: () => send({ type: "ask_vote", verdict: "wrong" }) }, say("quiz.vote_wrong"))));
     }
     const last = (ask.results || [])[ask.results.length - 1];
-    if (ask.phase === "decided" && last) parts.push(verdictLine(say, last, nameOf));
+    if (ask.phase === "decided" && last) parts.push(verdictLine(say, last, nameOf, ctx.seat));
     const focused = document.activeElement === input;
     fill(root, parts);
     if (focused && input.isConnected) input.focus();
@@ -324,7 +326,7 @@ export function mountQuiz(root, ctx, opts = {}) {
   return {
     update,
     say,
-    verdictLine: (result) => verdictLine(say, result, nameOf),
+    verdictLine: (result) => verdictLine(say, result, nameOf, ctx.seat),
     destroy() {
       timers.forEach((t) => clearInterval(t));
       clearTimeout(draftTimer);
