@@ -60,6 +60,8 @@ export function overWords(result, { seat = null, here = false, cooperative = fal
   if (!cooperative && winners.length === 1) line = t("over.winner", { name: names });
   else if (!cooperative && winners.length > 1) line = t("over.tie", { names });
   const reasonKey = `result.${result?.reason}`;
-  const reason = gameT?.has?.(reasonKey) ? gameT(reasonKey) : result?.reason || "";
+  const said = gameT?.has?.(reasonKey) ? gameT(reasonKey) : result?.reason || "";
+  // A game's reason may be worded as a clause ("collected all six colours"): on its own line it starts a sentence.
+  const reason = said ? said.charAt(0).toLocaleUpperCase(language) + said.slice(1) : "";
   return { headline, winners: line, reason, mine };
 }
