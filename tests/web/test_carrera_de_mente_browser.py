@@ -164,6 +164,12 @@ def test_a_person_plays_carrera_de_mente_from_the_lobby_to_the_end(
     spectator.wait_for_selector("#over-panel:not([hidden])")
     spectator.screenshot(path=str(screenshots / "carrera-over-es.png"), full_page=True)
     assert "Jugador" in spectator.locator('#over-panel [data-testid="cm-summary"]').inner_text()
+    # Both pages say who won (or between whom the tie is) under the headline, by name.
+    winners = get_json(f"{server_url}/api/rooms/{code}/record")["result"]["winners"]
+    names = [s["name"] for s in get_json(f"{server_url}/api/rooms/{code}")["seats"] if s["seat"] in winners]
+    for shown in (page, spectator):
+        line = shown.locator('#over-panel [data-testid="over-winners"]').inner_text()
+        assert names and all(n in line for n in names), (line, names)
     assert {"roll", "roll_number", "ask_answer", "steal", "lap_prize"} <= done
     record = get_json(f"{server_url}/api/rooms/{code}/record")
     # Ana reads the bot's card whenever the bot answers; on some seeds she wins before the bot answers at all.

@@ -9,6 +9,7 @@
 
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
+import { nameList } from "../../js/games.js";
 import { mountQuiz } from "../../js/quiz.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -143,19 +144,36 @@ export function mount(root, ctx) {
       if (legal.some((a) => a.type === "target")) return t(`cl.weapon_choose.${view.weapon.kind}`);
       return t("cl.weapon_wait", { name: name(view.weapon.seat), weapon: t(`cl.weapon.${view.weapon.kind}`) });
     }
+    // A sentence about this seat says "you" ("You are answering", not "Ana (you) is answering").
     const ask = view.ask;
     if (ask && ask.phase === "judge" && ask.role !== "reader") return t("cl.waiting_judge", { name: name(view.asker) });
-    if (ask && (ask.phase === "answer" || ask.phase === "choose") && ask.role !== "answerer") return t("cl.waiting_answer", { name: name(view.answerer) });
+    if (ask && (ask.phase === "answer" || ask.phase === "choose")) {
+      if (ask.role !== "answerer" && view.answerer !== ctx.seat) return t("cl.waiting_answer", { name: name(view.answerer) });
+      if (!legal.some((a) => a.type === "ask_answer" || a.type === "ask_choose")) return t("cl.waiting_answer_you");
+    }
+    if (view.asker === ctx.seat) return t("cl.asks_you", { answerer: name(view.answerer) });
     return t("cl.asks", { asker: name(view.asker), answerer: name(view.answerer) });
+  }
+
+  // What the weapon does, said to each seat about itself: the one on the square ("+10 for you"), the victim or
+  // partner chosen ("-30 for you"), and everyone else (by name).
+  function weaponHelp(w) {
+    const chosen = w.target !== null && w.target !== undefined;
+    const aimed = w.kind === "sniper" || w.kind === "hook"; // the weapons with a victim / partner
+    const params = { name: ctx.seatName(w.seat), target: chosen ? ctx.seatName(w.target) : aimed ? t(`cl.weapon_someone.${w.kind}`) : "" };
+    if (w.seat === ctx.seat) return t(`cl.weapon_help.${w.kind}`, params);
+    if (chosen && w.target === ctx.seat) return t(`cl.weapon_help_target.${w.kind}`, params);
+    return t(`cl.weapon_help_them.${w.kind}`, params);
   }
 
   function weaponPanel(view) {
     const w = view.weapon;
     if (!w) return null;
+    const weapon = t(`cl.weapon.${w.kind}`);
     return [
-      h("strong", {}, t("cl.weapon_armed", { name: name(w.seat), weapon: t(`cl.weapon.${w.kind}`) })),
+      h("strong", {}, w.seat === ctx.seat ? t("cl.weapon_armed_you", { weapon }) : t("cl.weapon_armed", { name: name(w.seat), weapon })),
       w.target !== null && w.target !== undefined ? h("span", {}, ` · ${t("cl.weapon_target", { name: name(w.target) })}`) : null,
-      h("p", { class: "muted" }, t(`cl.weapon_help.${w.kind}`)),
+      h("p", { class: "muted", "data-testid": "cl-weapon-help" }, weaponHelp(w)),
     ];
   }
 
@@ -215,18 +233,24 @@ export function mount(root, ctx) {
 
   // A note on how the card was scored, from its code and parameters (e.g. four names of five under a weapon).
   function noteLine(code, params) {
-    return h("p", { class: "cl-note-line", "data-testid": `cl-${code}` },
-      t(`cl.note.${code}`, { ...params, name: name(params.seat), weapon: t(`cl.weapon.${params.weapon}`) }));
+    return h("p", { class: "cl-note-line", "data-testid": `cl-${code}` }, noteText(code, params));
+  }
+
+  // Said to the seat it is about in the second person ("You named 4 of 5"), when the game has those words.
+  function noteText(code, params) {
+    const own = params.seat === ctx.seat && t.has?.(`cl.note.${code}_you`);
+    return t(own ? `cl.note.${code}_you` : `cl.note.${code}`, { ...params, name: name(params.seat), weapon: t(`cl.weapon.${params.weapon}`) });
   }
 
   function summary(view) {
     if (view.phase !== "over") return null;
     const best = Math.max(...view.iq);
-    const winners = view.iq.map((iq, seat) => [iq, seat]).filter(([iq]) => iq === best).map(([, seat]) => name(seat));
+    const winners = nameList(view.iq.map((iq, seat) => [iq, seat]).filter(([iq]) => iq === best).map(([, seat]) => name(seat)), ctx.lang || "en");
+    const tie = view.iq.filter((iq) => iq === best).length > 1;
     const ranking = view.iq.map((iq, seat) => [iq, seat]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     return h("div", { class: "cl-summary", "data-testid": "cl-summary" },
       h("h2", {}, t("cl.over")),
-      h("p", { "data-testid": "cl-winner" }, t("cl.winner", { names: winners.join(", ") })),
+      h("p", { "data-testid": "cl-winner" }, tie ? t("cl.tie", { names: winners, iq: best }) : t("cl.winner", { names: winners })),
       h("p", {}, t("cl.fell", { names: view.fallen.map(name).join(", ") })),
       h("h3", {}, t("cl.final")),
       h("ol", {}, ranking.map(([iq, seat]) => h("li", { "data-seat": seat }, `${name(seat)}: ${iq}`))),
@@ -260,7 +284,7 @@ export function mount(root, ctx) {
   function events(list) {
     for (const e of list) {
       if (e.type === "cl_partly_wrong") {
-        logBox.prepend(h("li", {}, t("cl.note.cl_partly_wrong", { ...e, name: name(e.seat), weapon: t(`cl.weapon.${e.weapon}`) })));
+        logBox.prepend(h("li", {}, noteText("cl_partly_wrong", e)));
         continue;
       }
       if (e.type !== "card_scored" && e.type !== "free_fall") continue;
@@ -281,6 +305,13 @@ export function mount(root, ctx) {
     },
   };
 }
+
+/** The lobby's options form: whoever starts is one of the seats there are (or drawn at random). */
+export const lobby = {
+  choiceShown(name, value, values, players) {
+    return name !== "starter" || Number(value) < players;
+  },
+};
 
 export function describeAction(action) {
   if (action.type === "target") return `target: seat ${action.target + 1}`;

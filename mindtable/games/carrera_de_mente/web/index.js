@@ -5,7 +5,8 @@
 
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
-import { mountQuiz } from "../../js/quiz.js";
+import { nameList } from "../../js/games.js";
+import { givenText, mountQuiz } from "../../js/quiz.js";
 
 const COLOURS = ["green", "skyblue", "yellow", "pink", "brown", "orange"];
 const FILL = { green: "#2f9e44", skyblue: "#56b4e9", yellow: "#f2c94c", pink: "#f06595", brown: "#8d5a3b", orange: "#f08c00", grey: "#9aa0a6" };
@@ -133,24 +134,45 @@ export function mount(root, ctx) {
     quiz.update(msg);
     let last = null;
     if (!view.ask && view.last && view.last.correct !== undefined) {
-      try { last = [h("h3", {}, t("cm.last")), quiz.verdictLine(view.last)]; } catch { last = null; }
+      // view.last.seat is the answering player; the verdict line names who decided: the asker (view.last.asker)
+      // when the reader decided, else the table's vote or the clock (no name).
+      const l = view.last;
+      const decided = { ...l, seat: l.by === "reader" ? l.asker : null };
+      try {
+        last = [h("h3", {}, t("cm.last")),
+          h("p", { "data-testid": "cm-last-answerer", "data-seat": l.seat }, t("cm.last_answerer", { name: ctx.seatName(l.seat), topic: topicName(view, l.topic), number: l.number })),
+          l.prompt ? h("p", { class: "cm-last-prompt", "data-testid": "cm-last-prompt" }, l.prompt) : null,
+          h("p", { "data-testid": "cm-last-given" }, t("quiz.given", { text: givenText(t, l.given) })),
+          quiz.verdictLine(decided)];
+      } catch { last = null; }
     }
     fill(lastBox, last);
   }
 
-  function summaryOf(view) {
+  // Who won, from the game's result (a turn limit may end in a tie), else from the view.
+  function winnerLine(view, result) {
+    const winners = result?.winners || (view.winner != null ? [view.winner] : []);
+    const names = nameList(winners.map((s) => ctx.seatName(s)), ctx.lang || "en");
+    const n = winners.length ? view.prizes[winners[0]].length : 0;
+    if (winners.length > 1) return h("p", { "data-testid": "cm-winner" }, t("cm.tie", { names, n }));
+    if (!winners.length) return null;
+    const six = (result?.reason ?? (view.winner != null ? "six_colours" : "")) === "six_colours";
+    return h("p", { "data-testid": "cm-winner" }, t(six ? "cm.winner" : "cm.winner_most", { name: names, n }));
+  }
+
+  function summaryOf(view, result) {
     if (!view) return h("div", {});
     const rows = view.prizes.map((held, seat) => h("tr", { "data-seat": seat },
       h("td", {}, ctx.seatName(seat)), h("td", {}, held.map((c) => token(c, t))), h("td", {}, String(held.length))));
     return h("div", { class: "cm cm-summary", "data-testid": "cm-summary" },
-      view.winner != null ? h("p", {}, t("cm.winner", { name: ctx.seatName(view.winner) })) : null,
+      winnerLine(view, result),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("cm.player")), h("th", {}, t("cm.prizes")), h("th", {}, t("cm.count")))), h("tbody", {}, rows)));
   }
 
   return {
     update,
     summary(result, info) {
-      return summaryOf((info && info.view) || lastView);
+      return summaryOf((info && info.view) || lastView, result);
     },
     destroy() {
       quiz.destroy();

@@ -6,6 +6,7 @@
 
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
+import { nameList } from "../../js/games.js";
 import { mountQuiz } from "../../js/quiz.js";
 
 // The categories' colours: those of the match's board (view.board.colours, by topic) when it has one, else
@@ -159,27 +160,49 @@ export function mount(root, ctx) {
       try {
         last = [h("h3", {}, t("em.last")),
           h("p", { "data-testid": "em-last-answerer", "data-seat": view.last.seat }, t("em.last_answerer", { name: ctx.seatName(view.last.seat), category: catName(view.last.category) })),
-          quiz.verdictLine(decided)];
+          quiz.verdictLine(decided),
+          rollAgainLine(view)];
       } catch { last = null; }
     }
     fill(lastBox, last);
   }
 
-  function summaryOf(view) {
+  // Who won, from the game's result (the most cards may be shared: a tie), else from the view.
+  function winnerLine(view, result) {
+    const winners = result?.winners || (view.winner != null ? [view.winner] : []);
+    const names = nameList(winners.map((s) => ctx.seatName(s)), ctx.lang || "en");
+    if (winners.length > 1) {
+      const n = view.variant === "cards_only" ? view.kept[winners[0]] : view.cards[winners[0]];
+      return h("p", { "data-testid": "em-winner" }, t("em.tie", { names, n }));
+    }
+    return winners.length ? h("p", { "data-testid": "em-winner" }, t("em.winner", { name: names })) : null;
+  }
+
+  // A right answer on an Estonia space whose card the player cannot take (already held, or none left) gives
+  // another throw (rule 5): the same player throws again, and the page says why.
+  function rollAgainLine(view) {
+    const l = view.last;
+    if (!l?.correct || l.reason !== "track" || view.phase !== "roll" || view.turn !== l.seat) return null;
+    const held = view.variant === "standard" && (view.held[l.seat]?.[l.category] || 0) > 0;
+    const key = `em.roll_again_${held ? "held" : "none"}${l.seat === ctx.seat ? "_you" : ""}`;
+    return h("p", { class: "em-roll-again", "data-testid": "em-roll-again" }, t(key, { name: ctx.seatName(l.seat), category: catName(l.category) }));
+  }
+
+  function summaryOf(view, result) {
     if (!view) return h("div", {});
     const rows = view.held.map((held, seat) => h("tr", { "data-seat": seat },
       h("td", {}, ctx.seatName(seat)),
       h("td", {}, view.categories.filter((c) => held[c]).map((c) => card(c, held[c], t))),
       h("td", {}, String(view.variant === "cards_only" ? view.kept[seat] : view.cards[seat]))));
     return h("div", { class: "em em-summary", "data-testid": "em-summary" },
-      view.winner != null ? h("p", {}, t("em.winner", { name: ctx.seatName(view.winner) })) : null,
+      winnerLine(view, result),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("em.player")), h("th", {}, t("em.cards")), h("th", {}, t("em.count")))), h("tbody", {}, rows)));
   }
 
   return {
     update,
     summary(result, info) {
-      return summaryOf((info && info.view) || lastView);
+      return summaryOf((info && info.view) || lastView, result);
     },
     destroy() {
       if (clockTimer) clearInterval(clockTimer);

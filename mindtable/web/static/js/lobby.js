@@ -6,8 +6,9 @@ import { loadGame } from "./games.js";
 import { has, initI18n, lang, languageSwitch, loadGameStrings, makeT, t } from "./i18n.js";
 
 // games: every game of GET /api/games (those with `available: false` are announced: listed, not creatable);
-// forms: a game module's optional `lobby` export ({shown(name, values, players), toServer(name, value),
-// fromServer(name, value) for pages that show stored options, e.g. the replay summary}).
+// forms: a game module's optional `lobby` export ({shown(name, values, players), choiceShown(name, value, values,
+// players), toServer(name, value), fromServer(name, value) for pages that show stored options, e.g. the replay
+// summary}).
 const lobby = { games: [], strings: new Map(), forms: new Map() };
 
 const playable = (g) => g.available !== false;
@@ -60,14 +61,24 @@ function currentValues() {
 function applyOptionVisibility() {
   const game = selectedGame();
   const form = game && lobby.forms.get(game.id);
-  if (!form?.shown) return;
+  if (!form?.shown && !form?.choiceShown) return;
   const values = currentValues();
   const players = Number($("#players-select").value);
   for (const el of document.querySelectorAll("#options-fields [data-option]")) {
     const field = el.closest("label");
-    const shown = form.shown(el.dataset.option, values, players) !== false;
+    const shown = !form.shown || form.shown(el.dataset.option, values, players) !== false;
     field.hidden = !shown;
     el.disabled = !shown;
+    // The choices that apply to the form as filled (e.g. only the seats there are): a hidden choice that was
+    // selected falls back to the first one left.
+    if (form.choiceShown && el.tagName === "SELECT") {
+      for (const choice of el.querySelectorAll("option[data-choice]")) {
+        const keep = form.choiceShown(el.dataset.option, choice.value, values, players) !== false;
+        choice.hidden = !keep;
+        choice.disabled = !keep;
+      }
+      if (el.selectedOptions[0]?.disabled) el.value = [...el.options].find((o) => !o.disabled)?.value ?? "";
+    }
   }
 }
 
@@ -167,14 +178,19 @@ function optionField(option, tr) {
     input = h("input", { type: "checkbox", id, name: option.name, checked: option.default === true, "data-option": option.name, "data-type": "boolean" });
     return h("label", { class: "check", title: help }, input, h("span", {}, title), help ? h("small", { class: "muted help" }, help) : null);
   }
-  if (option.choices) {
+  // An integer option whose every value has a label of the game's (`option.<name>.<value>`, e.g. a seat shown
+  // from 1, or -1 as "at random") is a choice among those labels, not a bare number field.
+  const labelled = option.json_type === "integer" && option.minimum != null && option.maximum != null && option.maximum - option.minimum <= 50
+    && range(option.minimum, option.maximum).every((v) => tr.has?.(`${name}.${v}`));
+  const choices = option.choices || (labelled ? range(option.minimum, option.maximum) : null);
+  if (choices) {
     // A game that asks its questions in several languages asks them in the page's, when it has it.
-    const chosen = option.name === "language" && option.choices.includes(lang()) ? lang() : option.default;
+    const chosen = option.name === "language" && choices.includes(lang()) ? lang() : option.default;
     input = h(
       "select",
       { id, name: option.name, "data-option": option.name, "data-type": option.json_type },
       option.default === null ? h("option", { value: "" }, empty) : null,
-      option.choices.map((c) => h("option", { value: String(c), selected: c === chosen }, label(tr, `${name}.${c}`, String(c)))),
+      choices.map((c) => h("option", { value: String(c), selected: c === chosen, "data-choice": String(c) }, label(tr, `${name}.${c}`, String(c)))),
     );
   } else if (option.json_type === "integer" || option.json_type === "number") {
     input = h("input", {

@@ -93,10 +93,18 @@ export function suggestionLine(say, suggestion) {
     h("span", { class: "mt-quiz-reason", "data-testid": "quiz-reason", "data-code": suggestion.code }, reasonText(say, suggestion)));
 }
 
-/** The decided verdict: right or wrong, who decided, the reason in words and the answer. */
-export function verdictLine(say, result, nameOf) {
+/** What the answering side gave, in words: "true"/"false" as the game says them, nothing as "no answer". */
+export function givenText(say, given) {
+  if (given === "true" || given === "false") return say(given === "true" ? "quiz.true" : "quiz.false");
+  return given ? String(given) : say("quiz.no_answer");
+}
+
+/** The decided verdict: right or wrong, who decided (to the seat `self` that decided: "you decided"), the reason
+ * in words and the answer. */
+export function verdictLine(say, result, nameOf, self = null) {
   if (!result) return null;
-  const by = say(`quiz.by.${result.by}`, { name: result.seat != null ? nameOf(result.seat) : "" });
+  const mine = result.by === "reader" && self !== null && self !== undefined && result.seat === self;
+  const by = mine ? say("quiz.by.reader_you") : say(`quiz.by.${result.by}`, { name: result.seat != null ? nameOf(result.seat) : "" });
   return h("div", { class: "mt-quiz-card mt-quiz-verdict", "data-testid": "quiz-verdict", "data-correct": String(result.correct), "data-by": result.by },
     h("p", {}, verdictWords(say, result), result.named != null ? ` (${say("quiz.items", result)})` : "", result.with_options ? ` · ${say("quiz.with_options")}` : "",
       ` · ${by}`, result.overruled ? ` · ${say("quiz.overruled")}` : ""),
@@ -257,10 +265,13 @@ export function mountQuiz(root, ctx, opts = {}) {
       parts.push(h("div", { class: "mt-quiz-buttons" }, buttons));
       if (document.activeElement === document.body && q.kind !== "truefalse") setTimeout(() => input.focus(), 0);
     } else if (ask.phase === "answer" || ask.phase === "choose") {
-      parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_answer", { name: nameOf(ask.answerers[0]) })));
+      // The answering seat is told about itself ("You are answering"), and not at all while it picks the topic.
+      const answering = ask.role === "answerer";
+      if (!answering) parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_answer", { name: nameOf(ask.answerers[0]) })));
+      else if (!legal.has("ask_choose")) parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_answer_you")));
       if (ask.draft) parts.push(h("p", { "data-testid": "quiz-draft" }, say("quiz.typing", { text: ask.draft })));
     }
-    if (ask.given != null && ask.phase !== "answer") parts.push(h("p", { "data-testid": "quiz-given" }, say("quiz.given", { text: ask.given || say("quiz.no_answer") })));
+    if (ask.given != null && ask.phase !== "answer") parts.push(h("p", { "data-testid": "quiz-given" }, say("quiz.given", { text: givenText(say, ask.given) })));
     if (ask.suggestion && ask.phase !== "decided") parts.push(suggestionLine(say, ask.suggestion));
     if (legal.has("ask_confirm") || legal.has("ask_overrule")) {
       const q = ask.card?.questions?.[ask.question?.index] || {};
@@ -306,7 +317,7 @@ export function mountQuiz(root, ctx, opts = {}) {
         h("button", { type: "button", "data-testid": "quiz-vote-wrong", onclick: () => send({ type: "ask_vote", verdict: "wrong" }) }, say("quiz.vote_wrong"))));
     }
     const last = (ask.results || [])[ask.results.length - 1];
-    if (ask.phase === "decided" && last) parts.push(verdictLine(say, last, nameOf));
+    if (ask.phase === "decided" && last) parts.push(verdictLine(say, last, nameOf, ctx.seat));
     const focused = document.activeElement === input;
     fill(root, parts);
     if (focused && input.isConnected) input.focus();
@@ -315,7 +326,7 @@ export function mountQuiz(root, ctx, opts = {}) {
   return {
     update,
     say,
-    verdictLine: (result) => verdictLine(say, result, nameOf),
+    verdictLine: (result) => verdictLine(say, result, nameOf, ctx.seat),
     destroy() {
       timers.forEach((t) => clearInterval(t));
       clearTimeout(draftTimer);

@@ -4,7 +4,7 @@
 import { $, announce, api, fill, forgetSeat, h, loadHereSeats, loadSeat, normalizeCode, rememberName, saveHereSeats, saveSeat, savedName, setText, settings, toast } from "./common.js";
 import { Connection } from "./connection.js";
 import { labelWords, seatWords } from "./reasons.js";
-import { loadGame, seatLabel } from "./games.js";
+import { loadGame, overWords, seatLabel } from "./games.js";
 import { has, initI18n, lang, languageSwitch, t } from "./i18n.js";
 import { cue } from "./sound.js";
 
@@ -380,13 +380,15 @@ function showTurnTimer(msg) {
 async function showOver(result, info = {}) {
   shell.result = result;
   const panel = $("#over-panel");
-  const winners = result?.winners || [];
-  const mine = shell.seat !== null && winners.includes(shell.seat);
-  const reasonKey = `result.${result?.reason}`;
-  const reason = shell.gameT.has?.(reasonKey) ? shell.gameT(reasonKey) : result?.reason || "";
   const cooperative = Boolean(shell.game?.cooperative);
-  // Hot-seat: the page is everyone's, so the headline is nobody's ("you won" would name whoever holds it).
-  const headline = shell.seat === null || shell.here ? t("over.title") : mine ? (cooperative ? t("over.team_won") : t("over.you_won")) : winners.length ? t("over.you_lost") : cooperative ? t("over.team_lost") : t("over.title");
+  // Hot-seat: the page is everyone's, so the headline is nobody's ("you won" would name whoever holds it); the
+  // line under it names who won, or between whom the tie is, for every page.
+  const words = overWords(result, {
+    seat: shell.seat, here: Boolean(shell.here), cooperative, t, gameT: shell.gameT, language: lang(),
+    nameOf: (s) => seatLabel(shell.gameT, shell.room?.seats, s),
+  });
+  const { headline, reason, mine } = words;
+  const winners = result?.winners || [];
   const buttons = [h("a", { class: "btn", href: `replay.html?code=${code}`, "data-testid": "replay-link" }, t("over.replay")), h("a", { class: "btn", href: "index.html" }, t("nav.lobby"))];
   if (shell.token) {
     buttons.unshift(h("button", { type: "button", class: "btn-primary", onclick: rematch, "data-testid": "rematch-button" }, t("over.rematch")));
@@ -399,6 +401,7 @@ async function showOver(result, info = {}) {
     panel,
     h("div", { class: "over-card" },
       h("div", { class: "over-head" }, h("h2", { id: "over-title", tabindex: "-1" }, headline), close),
+      words.winners ? h("p", { class: "over-winners", "data-testid": "over-winners" }, words.winners) : null,
       reason ? h("p", { class: "over-reason" }, reason) : null,
       botLine,
       h("div", { class: "actions" }, buttons),
@@ -410,7 +413,7 @@ async function showOver(result, info = {}) {
   document.body.classList.add("over-open");
   if (shell.room?.rematch) showRematch(shell.room.rematch);
   if (!info.replayed) {
-    announce(`${headline} ${reason}`);
+    announce([headline, words.winners, reason].filter(Boolean).join(" "));
     if (settings.sound) cue(mine || (cooperative && winners.length) ? "win" : "mistake");
   }
   const focusTarget = panel.querySelector('[data-testid="rematch-button"]') || $("#over-title");
