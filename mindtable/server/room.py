@@ -27,7 +27,7 @@ from mindtable.core import Bot, Game, IllegalAction, Match, observe
 from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.codes import label_params, seat_params
 from mindtable.core.events import Event
-from mindtable.core.match import replay
+from mindtable.core.match import replay, replay_into
 from mindtable.kit import names
 from mindtable.server import storage as db
 from mindtable.server.protocol import json_safe, safe_text, show
@@ -159,6 +159,10 @@ class Room:
         kept = [0]  # the bytes this room's streams keep, together
         self.streams = {seat: Stream(budget=budget, room=kept) for seat in range(self.players)}
         self.spectators = Stream(keep_when_idle=False, budget=budget, room=kept)
+        cluster = manager.cluster
+        if cluster is not None:  # several processes: seat streams are kept in Redis too (for a hand-over)
+            for seat, stream in self.streams.items():
+                stream.mirror = lambda text, seat=seat, stream=stream: cluster.mirror(self, seat, stream, text)
         self.lock = asyncio.Lock()
         self.bots: dict[int, Bot] = {}
         self.origin: float | None = None
@@ -512,6 +516,11 @@ class Room:
             if self.integrity != "ok":
                 self._reject(conn, client_id, "room_broken", f"this room is closed: {self.integrity_message}")
                 return
+            cluster = self.manager.cluster
+            if cluster is not None and not cluster.holds(self.code):
+                # This process cannot renew its lease on the room now: another may take it over any moment.
+                self._reject(conn, client_id, "room_moving", "the room is moving to another process; try again")
+                return
             if self.status != "playing":
                 what = "has not started yet: seats are still open" if self.status == "waiting" else "is over"
                 self._reject(conn, client_id, "not_playing", f"the match {what}")
@@ -670,6 +679,8 @@ class Room:
                 state.grace = None
         self._push_all({"kind": "over", "result": self.shown_result()})
         self.broadcast_presence()
+        if self.manager.cluster is not None:
+            self.manager.cluster.room_over(self.code)
 
     # -- timers: deadlines, bots, turn timers ------------------------------------------------------------
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
@@ -754,15 +765,34 @@ class Room:
             log.info("room %s: watched again; resumed", self.code)
             self._schedule()
 
-    def shutdown(self) -> None:
+    def catch_up(self, reached: int | None) -> None:
+        """After a hand-over: the messages of the steps the kept streams (up to step ``reached``) miss, then
+        the room as it is now, so that a client resuming its stream hears everything it would have heard."""
+        if reached is None:
+            return
+        if reached < self.steps and self.integrity == "ok":
+            record = self.match.record()
+            record.pop("result", None)
+            record["actions"] = record["actions"][: self.steps]
+            collected: list[list[Event]] = []
+            replay_into(record, lambda _match, _action, events: collected.append(events))
+            for step, events in enumerate(collected[reached:], start=reached + 1):
+                for seat, stream in self.streams.items():
+                    visible = [event.to_dict() for event in events if event.visible_to(seat)]
+                    if visible:
+                        stream.push({"kind": "events", "step": step, "events": visible})
+        self.broadcast_presence()
+        self._broadcast_state()
+
+    def shutdown(self, code: int = 1001) -> None:
         self._cancel_timers()
         for state in self.seats:
             if state.grace is not None:
                 state.grace.cancel()
             for conn in list(state.conns):
-                conn.close(1001)
+                conn.close(code)
         for conn in list(self.spectators.conns):
-            conn.close(1001)
+            conn.close(code)
 
 
 def _canonical(value: Any) -> str:

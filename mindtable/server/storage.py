@@ -503,3 +503,21 @@ def load_by_code(connection: Connection, code: str) -> StoredRoom | None:
     rows = list(connection.execute(sa.select(rooms_table).where(rooms_table.c.code == code)))
     loaded = _load(connection, rows)
     return loaded[0] if loaded else None
+
+
+def unfinished_codes(connection: Connection) -> list[str]:
+    """The codes of every room that is not over (waiting or playing)."""
+    query = sa.select(rooms_table.c.code).where(rooms_table.c.status != "over")
+    return [str(code) for (code,) in connection.execute(query)]
+
+
+def count_unfinished(connection: Connection, creator: str | None, network: str | None) -> tuple[int, int, int]:
+    """Unfinished rooms in all, of ``creator`` and of ``network`` (the room limits of several processes)."""
+    unfinished = rooms_table.c.status != "over"
+    query = sa.select(
+        sa.func.count(),
+        sa.func.coalesce(sa.func.sum(sa.case((rooms_table.c.creator == creator, 1), else_=0)), 0),
+        sa.func.coalesce(sa.func.sum(sa.case((rooms_table.c.creator_network == network, 1), else_=0)), 0),
+    ).where(unfinished)
+    total, mine, ours = connection.execute(query).one()
+    return int(total), int(mine), int(ours)
