@@ -12,7 +12,7 @@ import logging
 import secrets
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -191,7 +191,10 @@ class RoomManager:
         for notice in notices:
             log.warning("room %s: %s %s", code, notice["code"], notice["params"])
         try:
-            match = replay(record, verify=True)
+            if self.cluster is not None:  # taking a room over while others play: off the event loop
+                match = await asyncio.to_thread(replay, record, verify=True)
+            else:
+                match = replay(record, verify=True)
         except ReplayMismatch as exc:
             integrity, message = "mismatch", safe_text(str(exc), 300)
         except Exception as exc:
@@ -258,7 +261,7 @@ class RoomManager:
             # The clock resumes where the last action left it: time while the server was down does not count.
             room.origin = asyncio.get_running_loop().time() - match.clock / 1000
             room.turn_base = match.clock
-            room.catch_up(reached)
+            await room.catch_up(reached)
             if match.result is not None:  # killed between the last action and marking the room over
                 await room._finish()
             else:
@@ -362,12 +365,17 @@ class RoomManager:
                 raise RoomError(503, "storage_error", f"room {code} cannot be looked up now; try again") from None
             if owner is not None:
                 raise RoomError(503, "room_moving", f"room {code} is served by another process now; try again")
-            pending = self._loading.get(code)
-            if pending is not None:
-                return await pending
-            room = self.rooms.get(code)
-            if room is not None:
-                return room
+        return await self._load_room(code)
+
+    async def _load_room(self, code: str, check: Callable[[StoredRoom], bool] | None = None) -> Room | None:
+        """Load a room from the database, once however many ask at the same time. ``check`` (taking a room
+        over): whether the stored room is to be rebuilt at all."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        pending = self._loading.get(code)
+        if pending is not None:
+            return await pending
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
@@ -375,9 +383,13 @@ class RoomManager:
                 stored = await self.storage.run(lambda c: db.load_by_code(c, code))
             except Exception:
                 raise RoomError(503, "storage_error", f"room {code} cannot be read from the database now") from None
+            if stored is not None and check is not None and not check(stored):
+                stored = None
             room = await self._restore(stored) if stored is not None else None
             if room is not None:
                 self.rooms[code] = room
+                if self.cluster is not None:
+                    log.info("room %s taken over at step %d", code, room.steps)
             elif self.cluster is not None:
                 self.cluster.release(code)
             future.set_result(room)
@@ -418,28 +430,27 @@ class RoomManager:
     async def take_over(self, code: str) -> bool:
         """Rebuild a room whose owner process died (this process holds its lease now). ``False``: it needs
         no owner (unknown, over, expired while waiting, or it cannot be rebuilt: it is loaded on demand)."""
-        if code in self.rooms or code in self._loading:
+        expired: list[int] = []
+
+        def wanted(stored: StoredRoom) -> bool:
+            row = stored.row
+            if row["status"] == "over":
+                return False
+            if row["status"] == "waiting" and self._stale(
+                row.get("last_active") or row["created_at"], row["created_at"]
+            ):
+                expired.append(row["id"])
+                return False
             return True
-        stored = await self.storage.run(lambda c: db.load_by_code(c, code))
-        if stored is None or stored.row["status"] == "over":
-            return False
-        row = stored.row
-        if row["status"] == "waiting" and self._stale(row.get("last_active") or row["created_at"], row["created_at"]):
-            await self.storage.run(lambda c: db.delete_rooms(c, [row["id"]]))
-            return False
-        if code in self.rooms or code in self._loading:
-            return True
+
         try:
-            room = await self._restore(stored)
+            room = await self._load_room(code, wanted)
         except RoomError as exc:
-            log.error("room %s cannot be rebuilt from its record; it stays closed: %s", code, exc)
+            log.error("room %s cannot be rebuilt from its record; it stays closed: %s", code, exc.message)
             return False
-        if code in self.rooms:
-            room.shutdown()
-            return True
-        self.rooms[code] = room
-        log.info("room %s taken over at step %d", code, room.steps)
-        return True
+        if expired:
+            await self.storage.run(lambda c: db.delete_rooms(c, expired))
+        return room is not None and room.status != "over"
 
     async def listed_rooms(self) -> list[dict[str, Any]]:
         """:meth:`public_rooms` of every process of the deployment (this one's alone without ``--redis``)."""

@@ -518,8 +518,12 @@ class Room:
                 return
             cluster = self.manager.cluster
             if cluster is not None and not cluster.holds(self.code):
-                # This process cannot renew its lease on the room now: another may take it over any moment.
+                # This process could not renew its lease on the room lately: another may take it over any
+                # moment. A person is told to try again; the room's own plans (bots, deadlines) are made
+                # again shortly (if the lease is lost for good, the room is forgotten here meanwhile).
                 self._reject(conn, client_id, "room_moving", "the room is moving to another process; try again")
+                if conn is None:
+                    self._timers.append(asyncio.get_running_loop().call_later(0.2, self._schedule))
                 return
             if self.status != "playing":
                 what = "has not started yet: seats are still open" if self.status == "waiting" else "is over"
@@ -765,7 +769,7 @@ class Room:
             log.info("room %s: watched again; resumed", self.code)
             self._schedule()
 
-    def catch_up(self, reached: int | None) -> None:
+    async def catch_up(self, reached: int | None) -> None:
         """After a hand-over: the messages of the steps the kept streams (up to step ``reached``) miss, then
         the room as it is now, so that a client resuming its stream hears everything it would have heard."""
         if reached is None:
@@ -775,7 +779,8 @@ class Room:
             record.pop("result", None)
             record["actions"] = record["actions"][: self.steps]
             collected: list[list[Event]] = []
-            replay_into(record, lambda _match, _action, events: collected.append(events))
+            # off the event loop: a long record takes a while to play again, and other rooms go on meanwhile
+            await asyncio.to_thread(replay_into, record, lambda _match, _action, events: collected.append(events))
             for step, events in enumerate(collected[reached:], start=reached + 1):
                 for seat, stream in self.streams.items():
                     visible = [event.to_dict() for event in events if event.visible_to(seat)]
