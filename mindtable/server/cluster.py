@@ -59,7 +59,7 @@ for i, key in ipairs(KEYS) do
   local owner = redis.call('GET', key)
   if owner == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
-  elseif not owner then
+  elseif not owner and ARGV[3] == '1' then
     redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
   else
     lost[#lost + 1] = i
@@ -178,8 +178,11 @@ class Cluster:
         codes = sorted(self.owned)
         keys = [self.key("owner", code) for code in codes]
         lobby = json.dumps(self.manager.public_rooms() if self.manager is not None else [])
+        # A lease found missing is taken again only if it cannot have run out yet (Redis lost it: restarted,
+        # failed over); after a pause longer than the lease, another process may have had the room meanwhile.
+        fresh = "1" if sent < self.valid_until + SAFETY_S else "0"
         replies = await self.redis.pipeline(
-            ("EVAL", _RENEW, len(keys), *keys, self.node, self.lease_ms),
+            ("EVAL", _RENEW, len(keys), *keys, self.node, self.lease_ms, fresh),
             ("SET", self.key("node", self.node), json.dumps({"pid": os.getpid()}), "PX", self.lease_ms),
             ("SADD", self.key("nodes"), self.node),
             ("SET", self.key("lobby", self.node), lobby, "PX", self.lease_ms * 2),
@@ -237,9 +240,12 @@ class Cluster:
             self.owned.discard(code)
             self._spawn(self.redis.eval(_RELEASE, [self.key("owner", code)], [self.node]))
 
-    def room_over(self, code: str) -> None:
-        """A room that finished or was deleted needs no owner to keep it going."""
+    def room_over(self, code: str, players: int = 0) -> None:
+        """A room that finished or was deleted needs no owner to keep it going, nor its kept streams (a late
+        client of a finished room gets a snapshot with the result)."""
         self._spawn(self.redis.call("SREM", self.key("rooms"), code))
+        if players:
+            self.forget_streams(code, players)
 
     async def claim(self, code: str) -> str | None:
         """Where the room ``code`` lives: ``None`` if here (its lease taken now if nobody held it), else the

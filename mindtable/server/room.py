@@ -684,7 +684,7 @@ class Room:
         self._push_all({"kind": "over", "result": self.shown_result()})
         self.broadcast_presence()
         if self.manager.cluster is not None:
-            self.manager.cluster.room_over(self.code)
+            self.manager.cluster.room_over(self.code, self.players)
 
     # -- timers: deadlines, bots, turn timers ------------------------------------------------------------
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:

@@ -198,6 +198,9 @@ def migrate(engine: Engine) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     logging.getLogger("alembic").setLevel(logging.WARNING)  # its plugin chatter is not news to a host
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes starting at once (mindtable serve --redis): one migrates, the others wait.
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(7274638)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

@@ -394,3 +394,31 @@ def test_limits_are_shared_by_the_processes(two_processes, helpers) -> None:
     asyncio.run(scenario())
     for server in servers:
         assert "Traceback" not in server.log(), server.log()
+
+
+def test_processes_sharing_one_port(pg_url, redis_url, start_server, helpers) -> None:
+    """``--reuse-port``: both processes listen on one port and the kernel spreads the connections; whichever
+    process a client reaches, its room is played through."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    extra = ["--redis", redis_url, "--lease", str(LEASE), "--reuse-port"]
+    servers = [start_server(pg_url, extra=extra, port=port, log_level="info") for _ in range(2)]
+    base = servers[0]
+
+    async def play() -> None:
+        for _ in range(3):
+            created = await helpers.create_room(base.http, players=2, name="Ana", options={"last_level": 1})
+            joined = await helpers.join_room(base.http, created["code"])
+            ana = await helpers.Client(base.ws, created["code"], created["token"]).connect()
+            bo = await helpers.Client(base.ws, created["code"], joined["token"]).connect()
+            players = [helpers.PlayingClient(ana, 0, **FAST), helpers.PlayingClient(bo, 1, **FAST)]
+            await asyncio.gather(*(p.run(lambda f: f.get("kind") == "over", timeout=60) for p in players))
+            for client in (ana, bo):
+                await client.close()
+
+    asyncio.run(play())
+    served = [server.log().count("WebSocket /ws/") for server in servers]
+    assert sum(served) == 6, served
+    for server in servers:
+        assert "Traceback" not in server.log(), server.log()
