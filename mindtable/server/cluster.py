@@ -193,7 +193,7 @@ class Cluster:
         self.valid_until = sent + self.lease_s - SAFETY_S
         for index in lost:
             code = codes[int(index) - 1]
-            log.warning("room %s: its lease passed to another process; forgetting it here", code)
+            log.warning("room %s: its lease ran out or passed to another process; forgetting it here", code)
             self.owned.discard(code)
             if self.manager is not None:
                 self.manager.forget(code, close_code=1012)

@@ -23,6 +23,8 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
+
 from mindtable.core import Bot, Game, IllegalAction, Match, observe
 from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.codes import label_params, seat_params
@@ -198,6 +200,8 @@ class Room:
         #: state key -> (its marshal bytes, its digest) the last time (see _fingerprint)
         self._digests: dict[str, tuple[bytes, int]] = {}
         self.no_progress = [0] * self.players
+        #: Shut down (forgotten by this process): it never acts or writes again, even from a task under way.
+        self.closed = False
 
     # -- clock ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -431,7 +435,7 @@ class Room:
         async with self.lock:
             state = self.seats[seat]
             state.grace = None
-            if state.kind == "human" and not state.conns and self.status == "playing":
+            if state.kind == "human" and not state.conns and self.status == "playing" and not self.closed:
                 await self._replace(seat)
 
     async def _replace(self, seat: int) -> None:
@@ -517,6 +521,11 @@ class Room:
                 self._reject(conn, client_id, "room_broken", f"this room is closed: {self.integrity_message}")
                 return
             cluster = self.manager.cluster
+            if self.closed:
+                # Forgotten here while this action waited (its lease ran out): the room lives on elsewhere, or
+                # here again as another object rebuilt from the database.
+                self._reject(conn, client_id, "room_moving", "the room is moving to another process; try again")
+                return
             if cluster is not None and not cluster.holds(self.code):
                 # This process could not renew its lease on the room lately: another may take it over any
                 # moment. A person is told to try again; the room's own plans (bots, deadlines) are made
@@ -578,10 +587,15 @@ class Room:
             try:
                 # What the engine normalised (declared fields only) is what is stored, recorded and broadcast.
                 await self.manager.storage.append(self.id, self.steps, self.match.last_action or normalized)
-            except Exception:
+            except Exception as exc:
                 log.exception("room %s: action %d could not be saved; it is taken back", self.code, self.steps)
                 self._rollback(self.steps)
                 self._reject(conn, client_id, "storage_error", "the action could not be saved; it was not played")
+                if cluster is not None and isinstance(exc, sa.exc.IntegrityError):
+                    # Another writer (a process that held the room during a pause of this one) wrote this step:
+                    # this copy is behind the log. Forget it; the room is rebuilt from the log at once.
+                    log.warning("room %s: the log has moved on without this process; rebuilding the room", self.code)
+                    self.manager.forget(self.code, close_code=1012)
                 return
             if progress:
                 self.positions.add(position)
@@ -790,6 +804,7 @@ class Room:
         self._broadcast_state()
 
     def shutdown(self, code: int = 1001) -> None:
+        self.closed = True
         self._cancel_timers()
         for state in self.seats:
             if state.grace is not None:

@@ -383,6 +383,15 @@ class Storage:
                     connection.execute(
                         actions_table.insert(), [{"room_id": r, "idx": i, "action": a} for r, i, a in rows]
                     )
+        except sa.exc.IntegrityError as exc:
+            if len(rows) == 1:
+                log.error("appending an action failed: %s", _first_line(exc))
+                error = exc
+            else:
+                # One of them is refused (an action index another process wrote first): the others are
+                # written each on its own, so that only that room's action fails.
+                self._run_one_by_one(connection, batches)
+                return
         except BaseException as exc:
             log.exception("appending %d actions failed", len(rows))
             error = exc
@@ -394,6 +403,23 @@ class Storage:
             self.appended += len(rows)
         for batch in batches:
             batch.loop.call_soon_threadsafe(_resolve_all, batch.futures, error)
+
+    def _run_one_by_one(self, connection: Connection, batches: list[_Batch]) -> None:
+        for batch in batches:
+            for row, future in zip(batch.rows, batch.futures, strict=True):
+                error: BaseException | None = None
+                try:
+                    with connection.begin():
+                        connection.execute(
+                            actions_table.insert(), [{"room_id": row[0], "idx": row[1], "action": row[2]}]
+                        )
+                except BaseException as exc:
+                    log.error("appending action %d of room %d failed: %s", row[1], row[0], _first_line(exc))
+                    error = exc
+                else:
+                    self.appended += 1
+                batch.loop.call_soon_threadsafe(_resolve, future, None, error)
+        self.batches += 1
 
 
 def _resolve_all(futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
