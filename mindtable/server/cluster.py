@@ -332,10 +332,10 @@ class Cluster:
             ("PEXPIRE", self.key("sid", room.code), MIRROR_TTL_S * 1000),
         )
 
-    async def restore_streams(self, room: Room) -> int | None:
+    async def restore_streams(self, room: Room) -> dict[int, int] | None:
         """Continue a taken-over room's seat streams where its last owner left them: the same stream ids and
-        numbers, with the messages kept in Redis. Returns the step the kept messages reached (``None``: none
-        were kept, the streams start afresh and clients get a snapshot)."""
+        numbers, with the messages kept in Redis. Returns, per seat, the step its kept messages reached
+        (``None``: none were kept; the streams start afresh and clients get a snapshot)."""
         code = room.code
         meta = await self.redis.call("HGETALL", self.key("sid", code))
         if not meta:
@@ -343,15 +343,14 @@ class Cluster:
         fields = {_text(meta[i]): _text(meta[i + 1]) for i in range(0, len(meta), 2)}
         seats = [seat for seat in range(room.players) if str(seat) in fields]
         lists = await self.redis.pipeline(*(("LRANGE", self.key("m", code, str(seat)), 0, -1) for seat in seats))
-        reached: int | None = None
+        reached: dict[int, int] = {}
         for seat, texts in zip(seats, lists, strict=True):
             stream_id, seq, step = str(fields[str(seat)]).split(":")
             if isinstance(texts, RedisError):
                 continue
-            stream = room.streams[seat]
-            stream.restore(stream_id, int(seq), [t.decode() for t in texts])
-            reached = int(step) if reached is None else min(reached, int(step))
-        return reached
+            room.streams[seat].restore(stream_id, int(seq), [t.decode() for t in texts])
+            reached[seat] = int(step)
+        return reached or None
 
     def forget_streams(self, code: str, players: int) -> None:
         keys = [self.key("m", code, str(seat)) for seat in range(players)]

@@ -783,20 +783,23 @@ class Room:
             log.info("room %s: watched again; resumed", self.code)
             self._schedule()
 
-    async def catch_up(self, reached: int | None) -> None:
-        """After a hand-over: the messages of the steps the kept streams (up to step ``reached``) miss, then
-        the room as it is now, so that a client resuming its stream hears everything it would have heard."""
+    async def catch_up(self, reached: dict[int, int] | None) -> None:
+        """After a hand-over: the messages of the steps each seat's kept stream misses (it reached step
+        ``reached[seat]``), then the room as it is now, so that a client resuming its stream hears everything
+        it would have heard."""
         if reached is None:
             return
-        if reached < self.steps and self.integrity == "ok":
+        behind = {seat: step for seat, step in reached.items() if step < self.steps}
+        if behind and self.integrity == "ok":
             record = self.match.record()
             record.pop("result", None)
             record["actions"] = record["actions"][: self.steps]
             collected: list[list[Event]] = []
             # off the event loop: a long record takes a while to play again, and other rooms go on meanwhile
             await asyncio.to_thread(replay_into, record, lambda _match, _action, events: collected.append(events))
-            for step, events in enumerate(collected[reached:], start=reached + 1):
-                for seat, stream in self.streams.items():
+            for seat, step_reached in behind.items():
+                stream = self.streams[seat]
+                for step, events in enumerate(collected[step_reached:], start=step_reached + 1):
                     visible = [event.to_dict() for event in events if event.visible_to(seat)]
                     if visible:
                         stream.push({"kind": "events", "step": step, "events": visible})

@@ -477,3 +477,18 @@ def test_processes_sharing_one_port(pg_url, redis_url, start_server, helpers) ->
     assert sum(served) == 6, served
     for server in servers:
         assert "Traceback" not in server.log(), server.log()
+
+
+def test_a_restored_stream_keeps_only_its_unbroken_end() -> None:
+    """A stream taken over from Redis resumes only from messages it holds without a gap up to its number."""
+    from mindtable.server.streams import Stream, body
+
+    texts = [f'{{"seq":{n},{body({"kind": "state", "step": n})}' for n in (1, 2, 4, 5, 6)]
+    stream = Stream()
+    stream.restore("abc", 6, texts)
+    assert (stream.id, stream.seq) == ("abc", 6)
+    assert stream.since("abc", 3) is not None and len(stream.since("abc", 3) or []) == 3
+    assert stream.since("abc", 1) is None  # message 3 was lost: a snapshot instead
+    assert stream.since("other", 5) is None
+    stream.push({"kind": "presence"})
+    assert stream.seq == 7 and '"seq":7' in (stream.since("abc", 6) or [""])[0]
