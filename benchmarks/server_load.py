@@ -418,7 +418,12 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=1500.0, help="turn-based games: ms a player reads first")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
     parser.add_argument("--tempo-ms", type=float, default=250.0, help="the client bots' ms per step of card gap")
-    parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file in a temp folder)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database URL (default: a fresh SQLite file in a temp folder; 'postgres', and the default with "
+        "--processes > 1: a fresh schema in MINDTABLE_BENCH_PG, postgresql://postgres@127.0.0.1:5432/test)",
+    )
     parser.add_argument(
         "--nice",
         type=int,
@@ -445,13 +450,16 @@ def main() -> None:
     parser.add_argument(
         "--redis",
         default=None,
-        help="with --processes > 1: the Redis URL (default redis://127.0.0.1:6379/0 with a prefix of its own)",
+        help="the Redis URL of the processes (default with --processes > 1: redis://127.0.0.1:6379/0 with a "
+        "prefix of its own); given with --processes 1, one process runs as one of a deployment",
     )
     args = parser.parse_args()
-    if args.processes > 1:
+    if args.processes > 1 or args.db == "postgres" or args.redis:
         with contextlib.ExitStack() as stack:
-            args.db = args.db or stack.enter_context(fresh_postgres_schema())
-            args.redis = args.redis or f"redis://127.0.0.1:6379/0?prefix=mindtable-bench-{os.getpid()}:"
+            if args.db in (None, "postgres"):
+                args.db = stack.enter_context(fresh_postgres_schema())
+            if args.processes > 1 and not args.redis:
+                args.redis = f"redis://127.0.0.1:6379/0?prefix=mindtable-bench-{os.getpid()}:"
             bench_main(args)
         return
     bench_main(args)
@@ -485,7 +493,7 @@ def bench_main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="mindtable-bench-") as folder:
         db = args.db or str(Path(folder) / "bench.sqlite3")
         log = open(Path(folder) / "server.log", "wb")  # noqa: SIM115
-        shared = ["--redis", args.redis, "--reuse-port"] if args.processes > 1 else []
+        shared = ["--redis", args.redis, "--reuse-port"] if args.redis else []
         servers = []
         for _ in range(args.processes):
             servers.append(

@@ -105,6 +105,10 @@ class Cluster:
         self._ticker: asyncio.Task[None] | None = None
         self._last_reconcile = 0.0
         self.book = SharedBook(self)
+        #: messages to copy to Redis at the end of this turn of the event loop, per (room, seat), and each
+        #: stream's id, number and step after them, per room
+        self._mirror: dict[tuple[str, int], list[str]] = {}
+        self._mirror_meta: dict[str, dict[str, str]] = {}
         #: rooms taken over from another process (for logs and tests)
         self.taken_over = 0
 
@@ -322,15 +326,16 @@ class Cluster:
 
     # -- message streams kept in Redis ------------------------------------------------------------------
     def mirror(self, room: Room, seat: int, stream: Stream, text: str) -> None:
-        """Keep a copy of a seat stream's message in Redis (for its clients after a hand-over)."""
-        lst = self.key("m", room.code, str(seat))
-        self.redis.fire(
-            ("RPUSH", lst, text),
-            ("LTRIM", lst, -MIRROR_KEEP, -1),
-            ("PEXPIRE", lst, MIRROR_TTL_S * 1000),
-            ("HSET", self.key("sid", room.code), str(seat), f"{stream.id}:{stream.seq}:{room.steps}"),
-            ("PEXPIRE", self.key("sid", room.code), MIRROR_TTL_S * 1000),
-        )
+        """Keep a copy of a seat stream's message in Redis (for its clients after a hand-over). The copies
+        made during one turn of the event loop go to Redis together (one write, one command per stream)."""
+        pending = self._mirror
+        if not pending:
+            asyncio.get_running_loop().call_soon(self._flush_mirror)
+        entry = pending.get((room.code, seat))
+        if entry is None:
+            entry = pending[(room.code, seat)] = []
+        entry.append(text)
+        self._mirror_meta.setdefault(room.code, {})[str(seat)] = f"{stream.id}:{stream.seq}:{room.steps}"
 
     async def restore_streams(self, room: Room) -> dict[int, int] | None:
         """Continue a taken-over room's seat streams where its last owner left them: the same stream ids and
@@ -352,7 +357,23 @@ class Cluster:
             reached[seat] = int(step)
         return reached or None
 
+    def _flush_mirror(self) -> None:
+        pending, meta = self._mirror, self._mirror_meta
+        self._mirror, self._mirror_meta = {}, {}
+        ttl = MIRROR_TTL_S * 1000
+        commands: list[tuple[Any, ...]] = []
+        for (code, seat), texts in pending.items():
+            kept = self.key("m", code, str(seat))
+            commands += [("RPUSH", kept, *texts), ("LTRIM", kept, -MIRROR_KEEP, -1), ("PEXPIRE", kept, ttl)]
+        for code, fields in meta.items():
+            sid = self.key("sid", code)
+            commands += [("HSET", sid, *(part for item in fields.items() for part in item)), ("PEXPIRE", sid, ttl)]
+        self.redis.fire(*commands)
+
     def forget_streams(self, code: str, players: int) -> None:
+        for seat in range(players):
+            self._mirror.pop((code, seat), None)
+        self._mirror_meta.pop(code, None)
         keys = [self.key("m", code, str(seat)) for seat in range(players)]
         self.redis.fire(("DEL", self.key("sid", code), *keys))
 
