@@ -30,6 +30,7 @@ import logging
 import os
 import random
 import secrets
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -102,6 +103,7 @@ class Cluster:
         self.http_waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.subscriber: Subscriber | None = None
+        self.renewer: _Renewer | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._last_reconcile = 0.0
         self.book = SharedBook(self)
@@ -124,6 +126,8 @@ class Cluster:
         await self._heartbeat()
         self.subscriber = Subscriber(self.url, [self.channel(self.node)], self._on_message, self._on_lost)
         await self.subscriber.start()
+        self.renewer = _Renewer(self, asyncio.get_running_loop())
+        self.renewer.start()
         self._ticker = asyncio.create_task(self._tick_loop())
         log.info("process %s joined the deployment (Redis %s:%d, lease %.1f s)", self.node, *self._where())
 
@@ -134,6 +138,8 @@ class Cluster:
         """Leave: hand every room back at once (another process takes them without waiting for the lease)."""
         if self._ticker is not None:
             self._ticker.cancel()
+        if self.renewer is not None:
+            await asyncio.to_thread(self.renewer.stop)
         for edge in list(self.relays_out.values()):
             edge.finish(1012)
         for owned in list(self.relays_in.values()):
@@ -174,39 +180,34 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("the lease renewal failed (%r); rooms stop acting when the leases run out", exc)
+                log.warning("the lobby, relays or take-overs could not be kept up (%r)", exc)
             await asyncio.sleep(max(0.05, interval - (time.monotonic() - started)))
 
     async def _tick(self) -> None:
+        """What the event loop does every third of the lease: publish the lobby, end relays whose other
+        process died, take orphaned rooms over (the leases themselves are renewed by :class:`_Renewer`)."""
         sent = time.monotonic()
-        codes = sorted(self.owned)
-        keys = [self.key("owner", code) for code in codes]
         lobby = json.dumps(self.manager.public_rooms() if self.manager is not None else [])
-        # A lease found missing is taken again only if it cannot have run out yet (Redis lost it: restarted,
-        # failed over); after a pause longer than the lease, another process may have had the room meanwhile.
-        fresh = "1" if sent < self.valid_until + SAFETY_S else "0"
-        replies = await self.redis.pipeline(
-            ("EVAL", _RENEW, len(keys), *keys, self.node, self.lease_ms, fresh),
-            ("SET", self.key("node", self.node), json.dumps({"pid": os.getpid()}), "PX", self.lease_ms),
+        await self.redis.pipeline(
             ("SADD", self.key("nodes"), self.node),
             ("SET", self.key("lobby", self.node), lobby, "PX", self.lease_ms * 2),
         )
-        lost = replies[0]
-        if isinstance(lost, RedisError):
-            raise lost
-        self.valid_until = sent + self.lease_s - SAFETY_S
-        for index in lost:
-            code = codes[int(index) - 1]
-            log.warning("room %s: its lease ran out or passed to another process; forgetting it here", code)
-            self.owned.discard(code)
-            if self.manager is not None:
-                self.manager.forget(code, close_code=1012)
         await self._check_peers()
         if self.manager is not None and self.manager.started:
             await self._claim_orphans()
             if sent - self._last_reconcile > 15:
                 self._last_reconcile = sent
                 await self._reconcile()
+
+    def _lost(self, codes: list[str]) -> None:
+        """Leases the renewal found run out or held by another process (called on the event loop)."""
+        for code in codes:
+            if code not in self.owned:
+                continue
+            log.warning("room %s: its lease ran out or passed to another process; forgetting it here", code)
+            self.owned.discard(code)
+            if self.manager is not None:
+                self.manager.forget(code, close_code=1012)
 
     # -- leases ---------------------------------------------------------------------------------------
     def holds(self, code: str) -> bool:
@@ -498,6 +499,59 @@ class Cluster:
             await relay.run(receive)
         finally:
             self.relays_out.pop(relay.id, None)
+
+
+class _Renewer(threading.Thread):
+    """Renews this process's leases (and its liveness key) every third of the lease, from a thread of its own
+    with its own connection to Redis: a busy or stalled event loop (a long replay, a starved machine) does not
+    let the leases run out. The rooms act only while the last renewal is fresh (``Cluster.holds``)."""
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name="mindtable-leases", daemon=True)
+        self.cluster = cluster
+        self.loop = loop
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        asyncio.run(self._main())
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.join(timeout=5)
+
+    async def _main(self) -> None:
+        cluster = self.cluster
+        redis = Redis(cluster.url)
+        interval = cluster.lease_s / 3
+        failing = False
+        try:
+            while not self.stopping.is_set():
+                sent = time.monotonic()
+                codes = list(cluster.owned)  # a copy made at once (under the GIL)
+                keys = [cluster.key("owner", code) for code in codes]
+                # A lease found missing is taken again only if it cannot have run out yet (Redis lost it:
+                # restarted, failed over); after a longer gap another process may have had the room meanwhile.
+                fresh = "1" if sent < cluster.valid_until + SAFETY_S else "0"
+                try:
+                    replies = await redis.pipeline(
+                        ("EVAL", _RENEW, len(keys), *keys, cluster.node, cluster.lease_ms, fresh),
+                        ("SET", cluster.key("node", cluster.node), str(os.getpid()), "PX", cluster.lease_ms),
+                    )
+                    if isinstance(replies[0], RedisError):
+                        raise replies[0]
+                except Exception as exc:
+                    if not failing:
+                        log.warning("the leases cannot be renewed (%r); rooms stop acting until they are", exc)
+                    failing = True
+                else:
+                    failing = False
+                    cluster.valid_until = sent + cluster.lease_s - SAFETY_S
+                    lost = [codes[int(index) - 1] for index in replies[0]]
+                    if lost:
+                        self.loop.call_soon_threadsafe(cluster._lost, lost)
+                await asyncio.sleep(max(0.05, interval - (time.monotonic() - sent)))
+        finally:
+            await redis.close()
 
 
 def _scope_out(scope: dict[str, Any]) -> dict[str, Any]:
