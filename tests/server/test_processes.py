@@ -364,6 +364,7 @@ def test_sigkill_one_process_and_the_other_finishes_every_game(two_processes, he
         }
 
     outcome = asyncio.run(scenario())
+    print(f"the killed process's rooms were back {outcome['takeover_s']:.2f} s after the kill")
     # The rooms of the killed process reconnected within a few seconds (the lease, then a tick).
     assert outcome["takeover_s"] < LEASE * 4, outcome["takeover_s"]
     for room in outcome["mind"]:
@@ -492,3 +493,61 @@ def test_a_restored_stream_keeps_only_its_unbroken_end() -> None:
     assert stream.since("other", 5) is None
     stream.push({"kind": "presence"})
     assert stream.seq == 7 and '"seq":7' in (stream.since("abc", 6) or [""])[0]
+
+
+def test_a_process_stopped_normally_hands_its_rooms_over_at_once(two_processes, helpers) -> None:
+    """SIGTERM: the stopping process gives its leases back, so the other takes its rooms without waiting for
+    them to run out, and the players resume their streams there."""
+    leaving, staying = two_processes()
+
+    async def scenario() -> tuple[float, list[bool], str, list[Any]]:
+        created = await helpers.create_room(
+            leaving.http, players=2, name="Ana", options={"lives": 5, "stars": 3, "last_level": 3}
+        )
+        code = created["code"]
+        joined = await helpers.join_room(staying.http, code)
+        tokens = [created["token"], joined["token"]]
+        clients = [await helpers.Client(staying.ws, code, token).connect() for token in tokens]  # relayed
+        players = [helpers.PlayingClient(client, seat, **FAST) for seat, client in enumerate(clients)]
+        stop = asyncio.Event()
+        runs = [
+            asyncio.ensure_future(keep_playing(helpers, p, staying.ws, code, tokens[seat], never, 60, stop))
+            for seat, p in enumerate(players)
+        ]
+        while sum(len(p.accepted) for p in players) < 4:
+            await asyncio.sleep(0.02)
+        stop.set()
+        for task in runs:
+            task.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
+        await asyncio.to_thread(leaving.stop)
+        stopped_at = time.monotonic()
+        resumed, again = [], []
+        for seat, old in enumerate(players):
+            with contextlib.suppress(Exception):
+                await old.client.close()
+            client = await connect_until(helpers, staying.ws, code, tokens[seat], old.client, time.monotonic() + 30)
+            resumed.append(bool(client.frames[-1]["resumed"]))
+            player = helpers.PlayingClient(client, seat, **FAST)
+            player.sent, player.accepted, player._count = old.sent, list(old.accepted), old._count
+            again.append(player)
+        took = time.monotonic() - stopped_at
+        await asyncio.gather(
+            *(keep_playing(helpers, p, staying.ws, code, tokens[s], is_over, 90) for s, p in enumerate(again))
+        )
+        for player in again:
+            await player.client.close()
+        return took, resumed, code, again
+
+    took, resumed, code, players = asyncio.run(scenario())
+    print(f"back in the game {took:.2f} s after the stop")
+    assert all(resumed), resumed
+    assert took < LEASE, took  # no waiting for the lease: it was given back
+    record = httpx.get(f"{staying.http}/api/rooms/{code}/record", timeout=10).json()
+    replay(record, verify=True)
+    for player in players:
+        for accepted in player.accepted:
+            stored = record["actions"][accepted["step"] - 1]
+            assert stored["seat"] == player.seat and stored["type"] == player.sent[accepted["id"]]["type"]
+    assert "Traceback" not in staying.log(), staying.log()
+    assert "Traceback" not in leaving.log(), leaving.log()
