@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/server_load.py                 # 1,000 players, 250 rooms, 180 s
     .venv/bin/python benchmarks/server_load.py --rooms 25 --duration 15 --games the-mind
+    .venv/bin/python benchmarks/server_load.py --processes 2   # two processes: SO_REUSEPORT, PostgreSQL, Redis
 
 Starts the server (``python -m mindtable.server``) in a subprocess on a free 127.0.0.1 port with a fresh
 SQLite file, creates the rooms (the games in turn, every seat a human), connects one WebSocket per seat and
@@ -300,7 +301,19 @@ async def setup(bench: Bench) -> list[Seat]:
     return seats
 
 
-async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
+def total_cpu(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+def total_memory_kb(pids: list[int]) -> dict[str, int]:
+    """``VmRSS``/``VmHWM`` (and the rest) of the server processes, added up."""
+    summed: Counter[str] = Counter()
+    for pid in pids:
+        summed.update(memory_kb(pid))
+    return dict(summed)
+
+
+async def run(args: argparse.Namespace, base: str, pids: list[int]) -> dict[str, Any]:
     bench = Bench(args, base)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=64)) as http:
         bench.http = http
@@ -313,7 +326,8 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         connect_s = time.monotonic() - started
         await asyncio.sleep(args.warmup)
         bench.measuring = True
-        server_cpu0, client_cpu0, t0 = cpu_seconds(pid), time.process_time(), time.monotonic()
+        server_cpu0, client_cpu0, t0 = total_cpu(pids), time.process_time(), time.monotonic()
+        per_process0 = [cpu_seconds(pid) for pid in pids]
         machine0 = machine_busy()
         peak_connected = bench.connected
         end = t0 + args.duration
@@ -322,14 +336,15 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
             await asyncio.sleep(0.5)
             peak_connected = max(peak_connected, bench.connected)
             if time.monotonic() >= next_sample:
-                bench.memory_samples.append(memory_kb(pid).get("VmRSS", 0) / 1024)
+                bench.memory_samples.append(total_memory_kb(pids).get("VmRSS", 0) / 1024)
                 next_sample += 10
         elapsed = time.monotonic() - t0
-        server_cpu = cpu_seconds(pid) - server_cpu0
+        server_cpu = total_cpu(pids) - server_cpu0
+        per_process = [cpu_seconds(pid) - before for pid, before in zip(pids, per_process0, strict=True)]
         client_cpu = time.process_time() - client_cpu0
         machine = machine_busy()
         machine_cpu = (machine[0] - machine0[0]) / max(machine[1] - machine0[1], 1)
-        memory = memory_kb(pid)
+        memory = total_memory_kb(pids)
         bench.measuring = False
         bench.stop_at = time.monotonic()
         for task in tasks:
@@ -377,7 +392,9 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "games_finished": bench.games_over,
         "errors": dict(bench.errors),
         "rejections": dict(bench.rejections),
+        "processes": len(pids),
         "server_cpu_percent": round(100 * server_cpu / elapsed, 1),
+        "server_cpu_percent_per_process": [round(100 * cpu / elapsed, 1) for cpu in per_process],
         "server_memory_mb": {k: round(v / 1024, 1) for k, v in memory.items()},
         "load_generator_cpu_percent": round(100 * client_cpu / elapsed, 1),
         "machine": {
@@ -401,7 +418,12 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=1500.0, help="turn-based games: ms a player reads first")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
     parser.add_argument("--tempo-ms", type=float, default=250.0, help="the client bots' ms per step of card gap")
-    parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file in a temp folder)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database URL (default: a fresh SQLite file in a temp folder; 'postgres', and the default with "
+        "--processes > 1: a fresh schema in MINDTABLE_BENCH_PG, postgresql://postgres@127.0.0.1:5432/test)",
+    )
     parser.add_argument(
         "--nice",
         type=int,
@@ -418,7 +440,52 @@ def main() -> None:
         help="a server limit on top of the raised per-address ones (repeatable)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes (more than 1: they share one port with SO_REUSEPORT, a PostgreSQL database "
+        "and Redis; see docs/server.md, 'More than one process')",
+    )
+    parser.add_argument(
+        "--redis",
+        default=None,
+        help="the Redis URL of the processes (default with --processes > 1: redis://127.0.0.1:6379/0 with a "
+        "prefix of its own); given with --processes 1, one process runs as one of a deployment",
+    )
     args = parser.parse_args()
+    if args.processes > 1 or args.db == "postgres" or args.redis:
+        with contextlib.ExitStack() as stack:
+            if args.db in (None, "postgres"):
+                args.db = stack.enter_context(fresh_postgres_schema())
+            if args.processes > 1 and not args.redis:
+                args.redis = f"redis://127.0.0.1:6379/0?prefix=mindtable-bench-{os.getpid()}:"
+            bench_main(args)
+        return
+    bench_main(args)
+
+
+@contextlib.contextmanager
+def fresh_postgres_schema() -> Any:
+    """A schema of its own in ``MINDTABLE_BENCH_PG`` (default: the local ``test`` database), dropped after."""
+    import secrets
+
+    import sqlalchemy as sa
+
+    url = os.environ.get("MINDTABLE_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+    engine = sa.create_engine(url)
+    schema = f"mt_bench_{secrets.token_hex(4)}"
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield f"{url}?options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+def bench_main(args: argparse.Namespace) -> None:
 
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0) + args.nice)
@@ -426,25 +493,31 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mindtable-bench-") as folder:
         db = args.db or str(Path(folder) / "bench.sqlite3")
         log = open(Path(folder) / "server.log", "wb")  # noqa: SIM115
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                *os.environ.get("MINDTABLE_BENCH_SERVER", "-m mindtable.server").split(),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                db,
-                "--log-level",
-                "warning",
-                *[f"--limit={name}={value}" for name, value in ONE_ADDRESS_IS_MANY.items()],
-                *[f"--limit={pair}" for pair in args.limit],
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            cwd=folder,
-        )
+        shared = ["--redis", args.redis, "--reuse-port"] if args.redis else []
+        servers = []
+        for _ in range(args.processes):
+            servers.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        *os.environ.get("MINDTABLE_BENCH_SERVER", "-m mindtable.server").split(),
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        str(port),
+                        "--db",
+                        db,
+                        "--log-level",
+                        "warning",
+                        *[f"--limit={name}={value}" for name, value in ONE_ADDRESS_IS_MANY.items()],
+                        *[f"--limit={pair}" for pair in args.limit],
+                        *shared,
+                    ],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    cwd=folder,
+                )
+            )
         try:
             base = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 30
@@ -454,22 +527,25 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     pass
-                if time.monotonic() > deadline or server.poll() is not None:
+                if time.monotonic() > deadline or any(s.poll() is not None for s in servers):
                     raise SystemExit("the server did not start")
                 time.sleep(0.1)
+            time.sleep(2 if args.processes > 1 else 0)  # every process listening
             try:
                 import uvloop
 
                 runner: Any = uvloop.run
             except ImportError:
                 runner = asyncio.run
-            report = runner(run(args, base, server.pid))
+            report = runner(run(args, base, [s.pid for s in servers]))
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(15)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for each in servers:
+                each.send_signal(signal.SIGTERM)
+            for each in servers:
+                try:
+                    each.wait(15)
+                except subprocess.TimeoutExpired:
+                    each.kill()
             log.close()
             server_log = (Path(folder) / "server.log").read_text(errors="replace")
         report["server_tracebacks"] = server_log.count("Traceback")

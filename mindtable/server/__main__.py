@@ -8,6 +8,7 @@ import os
 import sys
 
 from mindtable.server.limits import Limits
+from mindtable.server.redis_link import redis_problem
 from mindtable.server.run import serve
 from mindtable.server.storage import database_problem
 
@@ -38,6 +39,16 @@ def main(argv: list[str] | None = None) -> None:
         metavar="DIR",
         help="a folder of question and board files rooms may choose by name (repeatable)",
     )
+    parser.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="redis://host:port/db: run as one of several processes sharing --db (PostgreSQL) and this Redis",
+    )
+    parser.add_argument(
+        "--reuse-port", action="store_true", help="listen with SO_REUSEPORT (several processes share the port)"
+    )
+    parser.add_argument("--lease", type=float, default=None, help="room lease in seconds with --redis (3)")
     args = parser.parse_args(argv)
     for folder in args.content:
         if not os.path.isdir(folder):
@@ -46,7 +57,7 @@ def main(argv: list[str] | None = None) -> None:
         Limits.from_overrides(args.limit)
     except ValueError as exc:
         parser.error(str(exc))
-    problem = database_problem(args.db)
+    problem = database_problem(args.db) or (redis_problem(args.redis) if args.redis else None)
     if problem is not None:
         sys.stderr.write(f"mindtable: {problem}\n")
         raise SystemExit(2)
@@ -59,6 +70,9 @@ def main(argv: list[str] | None = None) -> None:
         limits=args.limit,
         trusted_proxies=args.trusted_proxies,
         content=args.content,
+        redis=args.redis,
+        reuse_port=args.reuse_port,
+        lease_s=args.lease,
     )
 
 

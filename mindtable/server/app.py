@@ -35,7 +35,7 @@ from mindtable.server.lobby import router as lobby_router
 from mindtable.server.manager import RoomManager
 from mindtable.server.models import name_problem
 from mindtable.server.protocol import safe_text
-from mindtable.server.room import RoomError
+from mindtable.server.room import CODE_ALPHABET, CODE_LENGTH, RoomError
 from mindtable.server.storage import Storage, normalize_url
 
 log = logging.getLogger("mindtable.server")
@@ -63,6 +63,8 @@ def create_app(
     hello_timeout_s: float | None = None,
     tune_gc: bool = False,
     content: Iterable[str | os.PathLike[str]] = (),
+    redis_url: str | None = None,
+    lease_s: float | None = None,
 ) -> FastAPI:
     """Build the server. ``db_url``: a SQLAlchemy URL or SQLite path (default ``mindtable.sqlite3``).
 
@@ -71,7 +73,9 @@ def create_app(
     ``hello_timeout_s`` override single ones. ``trusted_proxies`` (default: ``MINDTABLE_TRUSTED_PROXIES``)
     lists the reverse proxies whose ``X-Forwarded-For`` names the client. ``tune_gc`` adjusts the
     process-wide garbage collector for latency (``mindtable serve`` sets it). ``content``: folders whose
-    question and board files rooms may choose by name (``mindtable serve --content DIR``).
+    question and board files rooms may choose by name (``mindtable serve --content DIR``). ``redis_url``:
+    this process is one of several sharing the database and this Redis (``mindtable serve --redis``; see
+    :mod:`mindtable.server.cluster`), with room leases of ``lease_s`` seconds (default 3).
     """
     content_folders = [Path(folder) for folder in content]
     for folder in content_folders:
@@ -95,7 +99,15 @@ def create_app(
         await asyncio.to_thread(storage.start)
         host_content = await asyncio.to_thread(HostContent.scan, content_folders)
         app.state.content = host_content
-        manager = RoomManager(storage, limits=limits, content=host_content)
+        cluster = None
+        if redis_url:
+            from mindtable.server.cluster import LEASE_S, Cluster
+
+            cluster = Cluster(redis_url, lease_s=lease_s or LEASE_S)
+            cluster.app = app
+        manager = RoomManager(storage, limits=limits, content=host_content, cluster=cluster)
+        if cluster is not None:
+            await cluster.start()
         await manager.load()
         if tune_gc:
             # Everything loaded so far lives as long as the server: keep the collector from scanning it
@@ -109,6 +121,8 @@ def create_app(
             yield
         finally:
             await manager.shutdown()
+            if cluster is not None:
+                await cluster.stop()
             await asyncio.to_thread(storage.stop)
 
     docs_assets = _docs_assets()
@@ -132,7 +146,7 @@ def create_app(
         headers = {}
         if exc.code == "unknown_room":
             # Failed lookups cost from their own small budget: room codes cannot be probed quickly.
-            manager_of(request).book.take("miss", address_of(request))
+            await manager_of(request).book.take_async("miss", address_of(request))
         if exc.status == 429:
             headers["Retry-After"] = "60"
         detail = {"code": exc.code, "message": safe_text(exc.message), "params": exc.params}
@@ -246,6 +260,8 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
 
 
 _ROOM_PATH = re.compile(r"^/api/rooms/[^/]+")
+#: The room code of a room's REST path or WebSocket (requests another process may have to serve).
+_ROOM_CODE = re.compile(r"^/(?:api/rooms|ws)/([^/]+)")
 
 
 class Guard:
@@ -281,9 +297,19 @@ class Guard:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         kind = scope["type"]
+        if scope.get("mindtable.relayed"):
+            # Forwarded by another process of the deployment, which resolved the client and applied the
+            # REST limits: served here as it is.
+            await self.app(scope, receive, send)
+            return
         if kind == "websocket":
             scope["mindtable.address"] = client_address(scope, self.trusted)
             scope["mindtable.raw_send"] = send
+            owner = await self._owner(scope)
+            if owner is not None:
+                manager = self.owner.state.manager
+                await manager.cluster.relay_websocket(owner, scope, receive, send)
+                return
             await self.app(scope, receive, send)
             return
         if kind != "http" or not scope["path"].startswith("/api"):
@@ -305,7 +331,7 @@ class Guard:
         manager = getattr(self.owner.state, "manager", None)
         if manager is not None:
             book = manager.book
-            if not book.take("rest", address):
+            if not await book.take_async("rest", address):
                 retry = book.bucket("rest", address).retry_after()
                 response = _error(
                     429,
@@ -315,7 +341,7 @@ class Guard:
                 )
                 await response(scope, receive, send)
                 return
-            if _ROOM_PATH.match(path) and not book.has("miss", address):
+            if _ROOM_PATH.match(path) and not await book.has_async("miss", address):
                 response = _error(
                     429,
                     "rate_limited",
@@ -327,6 +353,10 @@ class Guard:
         body = await self._read_body(scope, receive, send)
         if body is None:
             return
+        owner = await self._owner(scope)
+        if owner is not None:
+            await self.owner.state.manager.cluster.forward_http(owner, scope, body, send)
+            return
         sent = False
 
         async def replay() -> Any:
@@ -337,6 +367,27 @@ class Guard:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    async def _owner(self, scope: Any) -> str | None:
+        """The other process of the deployment that owns the room this request is about, if any (``None``:
+        this process serves it: one process alone, no room named, or this process owns it now)."""
+        manager = getattr(self.owner.state, "manager", None)
+        cluster = manager.cluster if manager is not None else None
+        if manager is None or cluster is None:
+            return None
+        found = _ROOM_CODE.match(scope["path"])
+        if found is None:
+            return None
+        code = found.group(1).strip().upper()
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            return None
+        if code in manager.rooms:
+            return None
+        try:
+            return await cluster.claim(code)
+        except Exception:
+            log.warning("room %s: its owner cannot be looked up now", code, exc_info=True)
+            return None  # served here: the manager answers 503 if Redis is really gone
 
     async def _read_body(self, scope: Any, receive: Any, send: Any) -> bytes | None:
         """The whole body, reading at most ``max_body_bytes`` (uploads: ``upload_max_bytes``) + 1 bytes

@@ -149,6 +149,10 @@ class AddressBook:
         self.limits = limits
         self.buckets: dict[tuple[str, str], Bucket] = {}
         self.connections: dict[str, int] = {}
+        #: Several processes: the budgets kept in Redis (:class:`mindtable.server.cluster.SharedBook`), used
+        #: by the ``*_async`` methods for every kind but ``message`` (a connection's messages are all served
+        #: by one process, the room's owner).
+        self.shared: Any = None
 
     def _rates(self, kind: str) -> tuple[float, float]:
         lim = self.limits
@@ -204,6 +208,40 @@ class AddressBook:
             self.connections.pop(address, None)
         else:
             self.connections[address] = count
+
+    async def take_async(self, kind: str, address: str) -> bool:
+        """:meth:`take`, from the deployment's shared budgets when there are several processes."""
+        shared = self.shared
+        if shared is None or kind == "message":
+            return self.take(kind, address)
+        rate, burst = self._rates(kind)
+        if kind in _BY_NETWORK:
+            network = network_of(address)
+            if network != address:
+                if not await shared.take(kind, address, rate, burst):
+                    return False
+                return bool(await shared.take(kind, network, rate * 3, burst * 3))
+        return bool(await shared.take(kind, address, rate, burst))
+
+    async def has_async(self, kind: str, address: str) -> bool:
+        """:meth:`has`, from the shared budgets when there are several processes."""
+        if self.shared is None or kind == "message":
+            return self.has(kind, address)
+        rate, burst = self._rates(kind)
+        return bool(await self.shared.has(kind, address, rate, burst))
+
+    async def open_connection_async(self, address: str) -> bool:
+        """:meth:`open_connection`, counted across processes when there are several."""
+        if self.shared is None:
+            return self.open_connection(address)
+        return bool(await self.shared.open_connection(address, self.limits.ws_connections_per_address))
+
+    def close_connection_async(self, address: str) -> None:
+        """Undo :meth:`open_connection_async` (in the background when shared)."""
+        if self.shared is None:
+            self.close_connection(address)
+        else:
+            self.shared.close_connection(address)
 
     def sweep(self) -> None:
         """Forget buckets that have refilled (an address that went quiet costs nothing)."""

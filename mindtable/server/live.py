@@ -31,12 +31,12 @@ async def play(websocket: WebSocket, code: str) -> None:
     book = manager.book
     await websocket.accept()
     conn = Connection(websocket, manager.limits, address, book)
-    if not book.take("connect", address):
+    if not await book.take_async("connect", address):
         conn.error("rate_limited", "too many new connections from your address; wait a little and reconnect")
         conn.close(1008)
         await conn.wait_closed()
         return
-    if not book.open_connection(address):
+    if not await book.open_connection_async(address):
         conn.error(
             "too_many_connections",
             f"your address already has {manager.limits.ws_connections_per_address} open connections; close one first",
@@ -47,7 +47,7 @@ async def play(websocket: WebSocket, code: str) -> None:
     room: Room | None = None
     watched: str | None = None
     try:
-        if not book.has("miss", address):
+        if not await book.has_async("miss", address):
             conn.error("rate_limited", "too many lookups of unknown rooms from your address; wait a minute")
             conn.close(1008)
             return
@@ -58,7 +58,7 @@ async def play(websocket: WebSocket, code: str) -> None:
             conn.close(4409 if exc.status == 409 else 1011)
             return
         if room is None:
-            book.take("miss", address)
+            await book.take_async("miss", address)
             conn.error("unknown_room", f"there is no room {safe_text(code.strip().upper(), 20)!r}; check the code")
             conn.close(4404)
             return
@@ -122,7 +122,7 @@ async def play(websocket: WebSocket, code: str) -> None:
             conn.error("server_error", "the server failed on this connection; reconnect to continue")
             conn.close(1011)
     finally:
-        book.close_connection(address)
+        book.close_connection_async(address)
         if watched is not None:
             manager.unwatch_token(watched, conn)
         if room is not None:

@@ -128,7 +128,7 @@ async def upload(
             f"a {spec.file} file must end in one of {', '.join(allowed)}, got {safe_text(name, 80)!r}",
             {"suffixes": allowed},
         )
-    if not manager.book.take("upload", address):
+    if not await manager.book.take_async("upload", address):
         raise RoomError(429, "rate_limited", "too many files sent from your address lately; wait a few minutes")
     data = await request.body()
     if not data:
@@ -203,7 +203,7 @@ async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
     summary="Public rooms, waiting or playing",
 )
 async def list_rooms(request: Request) -> list[dict[str, Any]]:
-    return manager_of(request).public_rooms()
+    return await manager_of(request).listed_rooms()
 
 
 @router.get(

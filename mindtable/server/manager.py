@@ -12,10 +12,10 @@ import logging
 import secrets
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mindtable.core import Game, InvalidOptions, get_game, new_match
 from mindtable.core.bot_params import room_defaults, validate_bot_params
@@ -25,6 +25,7 @@ from mindtable.server import storage as db
 from mindtable.server.content import HOST, UPLOAD, HostContent, materialize
 from mindtable.server.limits import AddressBook, Limits, network_of
 from mindtable.server.protocol import json_safe, safe_text, show
+from mindtable.server.redis_link import RedisError
 from mindtable.server.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -36,6 +37,9 @@ from mindtable.server.room import (
     new_code,
 )
 from mindtable.server.storage import Storage, StoredRoom
+
+if TYPE_CHECKING:
+    from mindtable.server.cluster import Cluster
 from mindtable.server.streams import Connection, ResumeBudget
 
 log = logging.getLogger("mindtable.server")
@@ -52,6 +56,7 @@ class RoomManager:
         max_rooms: int | None = None,
         rate_per_s: float | None = None,
         content: HostContent | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         limits = limits or Limits()
         self.content = content or HostContent()
@@ -61,6 +66,13 @@ class RoomManager:
             limits = limits.with_overrides({"ws_rate_per_s": rate_per_s})
         self.limits = limits
         self.book = AddressBook(limits)
+        #: Several processes (``--redis``): leases, forwarding, shared limits; ``None``: this process alone.
+        self.cluster = cluster
+        if cluster is not None:
+            cluster.manager = self
+            self.book.shared = cluster.book
+        #: Whether :meth:`load` has run (a cluster takes rooms over only then).
+        self.started = False
         self.storage = storage
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -81,7 +93,14 @@ class RoomManager:
 
     # -- life cycle ----------------------------------------------------------------------------------
     async def load(self) -> None:
-        """Rebuild every unfinished room from its record (at start-up)."""
+        """Rebuild every unfinished room from its record (at start-up). With several processes, the rooms
+        nobody owns are taken over a few at a time instead, each by one process (:mod:`.cluster`)."""
+        if self.cluster is not None:
+            await self.cluster._reconcile()
+            self.started = True
+            self._sweeper = asyncio.create_task(self._sweep())
+            self._lag = asyncio.create_task(self._watch_lag())
+            return
         stored = await self.storage.run(db.load_unfinished)
         expired = []
         for item in stored:
@@ -99,6 +118,7 @@ class RoomManager:
         if expired:
             await self.storage.run(lambda c: db.delete_rooms(c, expired))
         log.info("loaded %d unfinished rooms (%d waiting rooms expired)", len(self.rooms), len(expired))
+        self.started = True
         self._sweeper = asyncio.create_task(self._sweep())
         self._lag = asyncio.create_task(self._watch_lag())
 
@@ -171,7 +191,10 @@ class RoomManager:
         for notice in notices:
             log.warning("room %s: %s %s", code, notice["code"], notice["params"])
         try:
-            match = replay(record, verify=True)
+            if self.cluster is not None:  # taking a room over while others play: off the event loop
+                match = await asyncio.to_thread(replay, record, verify=True)
+            else:
+                match = replay(record, verify=True)
         except ReplayMismatch as exc:
             integrity, message = "mismatch", safe_text(str(exc), 300)
         except Exception as exc:
@@ -200,6 +223,12 @@ class RoomManager:
         ]
         room = Room(
             self, row["id"], code, game, match, settings, seats, row["status"], row["created_at"], row["rematch"]
+        )
+        # Taken over from another process: its seat streams go on where that process left them.
+        reached = (
+            await self.cluster.restore_streams(room)
+            if self.cluster is not None and row["status"] == "playing"
+            else None
         )
         for s in item.seats:
             if s.get("held_for") and s.get("held_until") and s["kind"] == "open":
@@ -232,6 +261,7 @@ class RoomManager:
             # The clock resumes where the last action left it: time while the server was down does not count.
             room.origin = asyncio.get_running_loop().time() - match.clock / 1000
             room.turn_base = match.clock
+            await room.catch_up(reached)
             if match.result is not None:  # killed between the last action and marking the room over
                 await room._finish()
             else:
@@ -298,15 +328,19 @@ class RoomManager:
         ids = [room.id for room in stale]
         await self.storage.run(lambda c: db.delete_rooms(c, ids))
         for room in stale:
+            if self.cluster is not None:
+                self.cluster.room_over(room.code)
             if room.status == "waiting":
                 log.info("room %s expired after %.0f s without activity", room.code, time.time() - room.last_active)
                 self.forget(room.code)
 
-    def forget(self, code: str) -> None:
+    def forget(self, code: str, *, close_code: int = 1001) -> None:
         room = self.rooms.pop(code, None)
+        if self.cluster is not None:
+            self.cluster.release(code)
         if room is None:
             return
-        room.shutdown()
+        room.shutdown(close_code)
         for _, stream in room._all_streams():
             stream.clear()  # its kept messages leave the server's budget
         for seat in room.seats:
@@ -324,6 +358,24 @@ class RoomManager:
         pending = self._loading.get(code)
         if pending is not None:
             return await pending
+        if self.cluster is not None:
+            try:
+                owner = await self.cluster.claim(code)
+            except (ConnectionError, TimeoutError, RedisError, RuntimeError):
+                raise RoomError(503, "storage_error", f"room {code} cannot be looked up now; try again") from None
+            if owner is not None:
+                raise RoomError(503, "room_moving", f"room {code} is served by another process now; try again")
+        return await self._load_room(code)
+
+    async def _load_room(self, code: str, check: Callable[[StoredRoom], bool] | None = None) -> Room | None:
+        """Load a room from the database, once however many ask at the same time. ``check`` (taking a room
+        over): whether the stored room is to be rebuilt at all."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        pending = self._loading.get(code)
+        if pending is not None:
+            return await pending
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
@@ -331,9 +383,15 @@ class RoomManager:
                 stored = await self.storage.run(lambda c: db.load_by_code(c, code))
             except Exception:
                 raise RoomError(503, "storage_error", f"room {code} cannot be read from the database now") from None
+            if stored is not None and check is not None and not check(stored):
+                stored = None
             room = await self._restore(stored) if stored is not None else None
             if room is not None:
                 self.rooms[code] = room
+                if self.cluster is not None:
+                    log.info("room %s taken over at step %d", code, room.steps)
+            elif self.cluster is not None:
+                self.cluster.release(code)
             future.set_result(room)
             return room
         except Exception as exc:
@@ -369,6 +427,41 @@ class RoomManager:
             )
         return room, seat
 
+    async def take_over(self, code: str) -> bool:
+        """Rebuild a room whose owner process died (this process holds its lease now). ``False``: it needs
+        no owner (unknown, over, expired while waiting, or it cannot be rebuilt: it is loaded on demand)."""
+        expired: list[int] = []
+
+        def wanted(stored: StoredRoom) -> bool:
+            row = stored.row
+            if row["status"] == "over":
+                return False
+            if row["status"] == "waiting" and self._stale(
+                row.get("last_active") or row["created_at"], row["created_at"]
+            ):
+                expired.append(row["id"])
+                return False
+            return True
+
+        try:
+            room = await self._load_room(code, wanted)
+        except RoomError as exc:
+            log.error("room %s cannot be rebuilt from its record; it stays closed: %s", code, exc.message)
+            return False
+        if expired:
+            await self.storage.run(lambda c: db.delete_rooms(c, expired))
+        return room is not None and room.status != "over"
+
+    async def listed_rooms(self) -> list[dict[str, Any]]:
+        """:meth:`public_rooms` of every process of the deployment (this one's alone without ``--redis``)."""
+        mine = self.public_rooms()
+        if self.cluster is None:
+            return mine
+        try:
+            return await self.cluster.public_rooms(mine)
+        except (ConnectionError, TimeoutError, RedisError):
+            return mine
+
     def public_rooms(self) -> list[dict[str, Any]]:
         """Public rooms a person may join or watch: not over, and with a person (or an open seat) in them."""
         return [
@@ -398,7 +491,47 @@ class RoomManager:
         (sent by this creator, or the upload of ``rematch_of``): never a path."""
         creator = self.owner_of(address) if address is not None else None
         network = self.owner_of(network_of(address)) if address is not None else None
-        # Rooms being created count from here on: concurrent creates cannot all pass the same check.
+        async with self._creating(creator, network) as (active, mine, ours):
+            return await self._create(
+                game_id=game_id,
+                players=players,
+                options=options,
+                bots=bots,
+                bot_params=bot_params,
+                name=name,
+                seat=seat,
+                settings=settings,
+                address=address,
+                rematch_of=rematch_of,
+                counts=(active, mine, ours),
+                creator=creator,
+                network=network,
+            )
+
+    @contextlib.asynccontextmanager
+    async def _creating(self, creator: str | None, network: str | None) -> AsyncIterator[tuple[int, int, int]]:
+        """The unfinished rooms (in all, the creator's, the network's) a new room is counted with; the room
+        being created counts from here on, so concurrent creates cannot all pass the same check. With several
+        processes the rooms are counted in the database and the ones being created in Redis."""
+        holders: list[str | None] = [None, creator, network] if creator is not None else [None]
+        if self.cluster is not None:
+            try:
+                flying = await self.cluster.creating(holders, 1)
+                try:
+                    total, mine, ours = await self.storage.run(lambda c: db.count_unfinished(c, creator, network))
+                except Exception:
+                    raise RoomError(503, "storage_error", "the database cannot be reached now; try again") from None
+            except (ConnectionError, TimeoutError, RedisError):
+                raise RoomError(503, "storage_error", "Redis cannot be reached now; try again") from None
+            try:
+                yield (
+                    total + flying[0] - 1,
+                    mine + (flying[1] - 1 if creator is not None else 0),
+                    ours + (flying[2] - 1 if network is not None else 0),
+                )
+            finally:
+                await self.cluster.creating(holders, -1)
+            return
         active = self.creating.get(None, 0)
         mine = self.creating.get(creator, 0) if creator is not None else 0
         ours = self.creating.get(network, 0) if network is not None else 0
@@ -409,6 +542,27 @@ class RoomManager:
                     mine += 1
                 if network is not None and room.creator_network == network:
                     ours += 1
+        with self._counted(holders):
+            yield active, mine, ours
+
+    async def _create(
+        self,
+        *,
+        game_id: str,
+        players: int,
+        options: dict[str, Any],
+        bots: dict[str, str],
+        bot_params: dict[str, dict[str, Any]],
+        name: str,
+        seat: int | None,
+        settings: Settings,
+        address: str | None,
+        rematch_of: Room | None,
+        counts: tuple[int, int, int],
+        creator: str | None,
+        network: str | None,
+    ) -> tuple[Room, int | None, str | None]:
+        active, mine, ours = counts
         if creator is not None and mine >= self.limits.rooms_per_address:
             raise RoomError(
                 429,
@@ -425,112 +579,111 @@ class RoomManager:
             )
         if active >= self.max_rooms:
             raise RoomError(503, "too_many_rooms", f"this server already runs {active} rooms; try again later")
-        if address is not None and not self.book.take("create", address):
+        if address is not None and not await self.book.take_async("create", address):
             raise RoomError(
                 429, "rate_limited", "too many rooms created from your address lately; try again in a minute"
             )
-        holders: list[str | None] = [None, creator, network] if creator is not None else [None]
-        with self._counted(holders):
+        try:
+            game = get_game(game_id)
+        except Exception as exc:
+            raise RoomError(404, "unknown_game", safe_text(str(exc))) from None
+        try:
+            json_safe(options, "options", max_depth=4, max_values=256)
+        except ValueError as exc:
+            raise RoomError(422, "bad_options", str(exc)) from None
+        options = _strict_options(game, options)
+        seed = secrets.randbelow(2**62)
+        uploads: list[str] = []
+        with tempfile.TemporaryDirectory(prefix="mindtable-room-") as folder:
+            files = await self._content_files(game, options, creator, rematch_of, Path(folder), uploads)
             try:
-                game = get_game(game_id)
+                # Off the event loop: a game's first match reads its content (seconds for a quiz game's
+                # thousands of questions) and an uploaded file is read here (checked in its own process
+                # first); other rooms go on meanwhile.
+                match = await asyncio.to_thread(new_match, game.id, players, seed, options, files=files)
+                json_safe(match.options, "options", max_depth=8, max_values=4096)
+            except (InvalidOptions, ValueError, TypeError) as exc:
+                raise RoomError(422, "bad_options", safe_text(str(exc))) from None
+        seat_bots: dict[int, tuple[str, dict[str, Any]]] = {}
+        for key, bot_name in bots.items():
+            index = _seat_index(key, players, "bots")
+            try:
+                given = bot_params.get(key, {})
+                # The room's defaults for this bot (e.g. a think time), then what the creator gave.
+                params = validate_bot_params(game, bot_name, {**room_defaults(game, bot_name), **given})
+                game.make_bot(bot_name, seat=index, seed=seed, **params)
             except Exception as exc:
-                raise RoomError(404, "unknown_game", safe_text(str(exc))) from None
-            try:
-                json_safe(options, "options", max_depth=4, max_values=256)
-            except ValueError as exc:
-                raise RoomError(422, "bad_options", str(exc)) from None
-            options = _strict_options(game, options)
-            seed = secrets.randbelow(2**62)
-            uploads: list[str] = []
-            with tempfile.TemporaryDirectory(prefix="mindtable-room-") as folder:
-                files = await self._content_files(game, options, creator, rematch_of, Path(folder), uploads)
-                try:
-                    # Off the event loop: a game's first match reads its content (seconds for a quiz game's
-                    # thousands of questions) and an uploaded file is read here (checked in its own process
-                    # first); other rooms go on meanwhile.
-                    match = await asyncio.to_thread(new_match, game.id, players, seed, options, files=files)
-                    json_safe(match.options, "options", max_depth=8, max_values=4096)
-                except (InvalidOptions, ValueError, TypeError) as exc:
-                    raise RoomError(422, "bad_options", safe_text(str(exc))) from None
-            seat_bots: dict[int, tuple[str, dict[str, Any]]] = {}
-            for key, bot_name in bots.items():
-                index = _seat_index(key, players, "bots")
-                try:
-                    given = bot_params.get(key, {})
-                    # The room's defaults for this bot (e.g. a think time), then what the creator gave.
-                    params = validate_bot_params(game, bot_name, {**room_defaults(game, bot_name), **given})
-                    game.make_bot(bot_name, seat=index, seed=seed, **params)
-                except Exception as exc:
-                    raise RoomError(422, "bad_bot", f"bots[{show(key)}]: {safe_text(str(exc))}") from None
-                seat_bots[index] = (bot_name, params)
-            for key in bot_params:
-                if _seat_index(key, players, "bot_params") not in seat_bots:
-                    raise RoomError(422, "bad_bot", f"bot_params[{key!r}]: seat {key} has no bot")
-            replacement = settings.replacement_bot
-            if replacement is not None and replacement not in game.bots:
-                raise RoomError(
-                    422,
-                    "bad_bot",
-                    f"replacement_bot {replacement!r} is not a bot of {game.id}; "
-                    f"available: {', '.join(sorted(game.bots))}",
-                )
-            humans = [index for index in range(players) if index not in seat_bots]
-            if seat is not None and not 0 <= seat < players:
-                raise RoomError(422, "bad_seat", f"seat must be from 0 to {players - 1}, got {seat}")
-            if seat is not None and seat not in humans:
-                raise RoomError(409, "seat_taken", f"seat {seat} is not a free human seat; free seats: {humans}")
-            taker = seat if seat is not None else (humans[0] if humans else None)
-            token = secrets.token_urlsafe(32) if taker is not None else None
-            seats = []
-            for index in range(players):
-                if index in seat_bots:
-                    seats.append(SeatState(index, "bot", None, seat_bots[index][0], seat_bots[index][1]))
-                elif index == taker:
-                    assert token is not None
-                    seats.append(SeatState(index, "human", name, token_hash=hash_token(token)))
-                else:
-                    seats.append(SeatState(index, "open"))
-            created_at = time.time()
-            row = {
-                "game": game.id,
-                "players": players,
-                "options": json.dumps(match.options),
-                "seed": seed,
-                "settings": json.dumps(asdict(settings)),
-                "status": "waiting",
-                "result": None,
-                "rematch": None,
-                "created_at": created_at,
-                "creator": creator,
-                "creator_network": network,
-                "last_active": created_at,
-                "pinned": json.dumps(pinned_part(match)),
-            }
+                raise RoomError(422, "bad_bot", f"bots[{show(key)}]: {safe_text(str(exc))}") from None
+            seat_bots[index] = (bot_name, params)
+        for key in bot_params:
+            if _seat_index(key, players, "bot_params") not in seat_bots:
+                raise RoomError(422, "bad_bot", f"bot_params[{key!r}]: seat {key} has no bot")
+        replacement = settings.replacement_bot
+        if replacement is not None and replacement not in game.bots:
+            raise RoomError(
+                422,
+                "bad_bot",
+                f"replacement_bot {replacement!r} is not a bot of {game.id}; available: {', '.join(sorted(game.bots))}",
+            )
+        humans = [index for index in range(players) if index not in seat_bots]
+        if seat is not None and not 0 <= seat < players:
+            raise RoomError(422, "bad_seat", f"seat must be from 0 to {players - 1}, got {seat}")
+        if seat is not None and seat not in humans:
+            raise RoomError(409, "seat_taken", f"seat {seat} is not a free human seat; free seats: {humans}")
+        taker = seat if seat is not None else (humans[0] if humans else None)
+        token = secrets.token_urlsafe(32) if taker is not None else None
+        seats = []
+        for index in range(players):
+            if index in seat_bots:
+                seats.append(SeatState(index, "bot", None, seat_bots[index][0], seat_bots[index][1]))
+            elif index == taker:
+                assert token is not None
+                seats.append(SeatState(index, "human", name, token_hash=hash_token(token)))
+            else:
+                seats.append(SeatState(index, "open"))
+        created_at = time.time()
+        row = {
+            "game": game.id,
+            "players": players,
+            "options": json.dumps(match.options),
+            "seed": seed,
+            "settings": json.dumps(asdict(settings)),
+            "status": "waiting",
+            "result": None,
+            "rematch": None,
+            "created_at": created_at,
+            "creator": creator,
+            "creator_network": network,
+            "last_active": created_at,
+            "pinned": json.dumps(pinned_part(match)),
+        }
 
-            def insert(connection: Any) -> tuple[int, str]:
-                for _ in range(50):
-                    code = new_code()
-                    if code not in self.rooms and not db.code_exists(connection, code):
-                        return db.insert_room(connection, {**row, "code": code}, [s.row() for s in seats]), code
-                raise RuntimeError("could not draw a free room code")
+        def insert(connection: Any) -> tuple[int, str]:
+            for _ in range(50):
+                code = new_code()
+                if code not in self.rooms and not db.code_exists(connection, code):
+                    return db.insert_room(connection, {**row, "code": code}, [s.row() for s in seats]), code
+            raise RuntimeError("could not draw a free room code")
 
-            def insert_and_bind(connection: Any) -> tuple[int, str]:
-                room_id, code = insert(connection)
-                for upload_id in uploads:  # the upload is this room's now (and its rematches')
-                    db.bind_upload(connection, upload_id, room_id)
-                return room_id, code
+        def insert_and_bind(connection: Any) -> tuple[int, str]:
+            room_id, code = insert(connection)
+            for upload_id in uploads:  # the upload is this room's now (and its rematches')
+                db.bind_upload(connection, upload_id, room_id)
+            return room_id, code
 
-            room_id, code = await self.storage.run(insert_and_bind)
-            room = Room(self, room_id, code, game, match, settings, seats, "waiting", created_at, creator=creator)
-            room.creator_network = network
-            for index in seat_bots:
-                room.build_bot(index)
-            self.rooms[code] = room
-            if token is not None and taker is not None:
-                self.tokens[hash_token(token)] = (code, taker)
-            async with room.lock:
-                await room.maybe_start()
-            return room, taker, token
+        room_id, code = await self.storage.run(insert_and_bind)
+        if self.cluster is not None:
+            await self.cluster.adopt(code)
+        room = Room(self, room_id, code, game, match, settings, seats, "waiting", created_at, creator=creator)
+        room.creator_network = network
+        for index in seat_bots:
+            room.build_bot(index)
+        self.rooms[code] = room
+        if token is not None and taker is not None:
+            self.tokens[hash_token(token)] = (code, taker)
+        async with room.lock:
+            await room.maybe_start()
+        return room, taker, token
 
     async def _content_files(
         self,

@@ -23,11 +23,13 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
+
 from mindtable.core import Bot, Game, IllegalAction, Match, observe
 from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.codes import label_params, seat_params
 from mindtable.core.events import Event
-from mindtable.core.match import replay
+from mindtable.core.match import replay, replay_into
 from mindtable.kit import names
 from mindtable.server import storage as db
 from mindtable.server.protocol import json_safe, safe_text, show
@@ -159,6 +161,10 @@ class Room:
         kept = [0]  # the bytes this room's streams keep, together
         self.streams = {seat: Stream(budget=budget, room=kept) for seat in range(self.players)}
         self.spectators = Stream(keep_when_idle=False, budget=budget, room=kept)
+        cluster = manager.cluster
+        if cluster is not None:  # several processes: seat streams are kept in Redis too (for a hand-over)
+            for seat, stream in self.streams.items():
+                stream.mirror = lambda text, seat=seat, stream=stream: cluster.mirror(self, seat, stream, text)
         self.lock = asyncio.Lock()
         self.bots: dict[int, Bot] = {}
         self.origin: float | None = None
@@ -194,6 +200,8 @@ class Room:
         #: state key -> (its marshal bytes, its digest) the last time (see _fingerprint)
         self._digests: dict[str, tuple[bytes, int]] = {}
         self.no_progress = [0] * self.players
+        #: Shut down (forgotten by this process): it never acts or writes again, even from a task under way.
+        self.closed = False
 
     # -- clock ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -427,7 +435,7 @@ class Room:
         async with self.lock:
             state = self.seats[seat]
             state.grace = None
-            if state.kind == "human" and not state.conns and self.status == "playing":
+            if state.kind == "human" and not state.conns and self.status == "playing" and not self.closed:
                 await self._replace(seat)
 
     async def _replace(self, seat: int) -> None:
@@ -512,6 +520,20 @@ class Room:
             if self.integrity != "ok":
                 self._reject(conn, client_id, "room_broken", f"this room is closed: {self.integrity_message}")
                 return
+            cluster = self.manager.cluster
+            if self.closed:
+                # Forgotten here while this action waited (its lease ran out): the room lives on elsewhere, or
+                # here again as another object rebuilt from the database.
+                self._reject(conn, client_id, "room_moving", "the room is moving to another process; try again")
+                return
+            if cluster is not None and not cluster.holds(self.code):
+                # This process could not renew its lease on the room lately: another may take it over any
+                # moment. A person is told to try again; the room's own plans (bots, deadlines) are made
+                # again shortly (if the lease is lost for good, the room is forgotten here meanwhile).
+                self._reject(conn, client_id, "room_moving", "the room is moving to another process; try again")
+                if conn is None:
+                    self._timers.append(asyncio.get_running_loop().call_later(0.2, self._schedule))
+                return
             if self.status != "playing":
                 what = "has not started yet: seats are still open" if self.status == "waiting" else "is over"
                 self._reject(conn, client_id, "not_playing", f"the match {what}")
@@ -565,10 +587,15 @@ class Room:
             try:
                 # What the engine normalised (declared fields only) is what is stored, recorded and broadcast.
                 await self.manager.storage.append(self.id, self.steps, self.match.last_action or normalized)
-            except Exception:
+            except Exception as exc:
                 log.exception("room %s: action %d could not be saved; it is taken back", self.code, self.steps)
                 self._rollback(self.steps)
                 self._reject(conn, client_id, "storage_error", "the action could not be saved; it was not played")
+                if cluster is not None and isinstance(exc, sa.exc.IntegrityError):
+                    # Another writer (a process that held the room during a pause of this one) wrote this step:
+                    # this copy is behind the log. Forget it; the room is rebuilt from the log at once.
+                    log.warning("room %s: the log has moved on without this process; rebuilding the room", self.code)
+                    self.manager.forget(self.code, close_code=1012)
                 return
             if progress:
                 self.positions.add(position)
@@ -670,6 +697,8 @@ class Room:
                 state.grace = None
         self._push_all({"kind": "over", "result": self.shown_result()})
         self.broadcast_presence()
+        if self.manager.cluster is not None:
+            self.manager.cluster.room_over(self.code, self.players)
 
     # -- timers: deadlines, bots, turn timers ------------------------------------------------------------
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
@@ -754,15 +783,39 @@ class Room:
             log.info("room %s: watched again; resumed", self.code)
             self._schedule()
 
-    def shutdown(self) -> None:
+    async def catch_up(self, reached: dict[int, int] | None) -> None:
+        """After a hand-over: the messages of the steps each seat's kept stream misses (it reached step
+        ``reached[seat]``), then the room as it is now, so that a client resuming its stream hears everything
+        it would have heard."""
+        if reached is None:
+            return
+        behind = {seat: step for seat, step in reached.items() if step < self.steps}
+        if behind and self.integrity == "ok":
+            record = self.match.record()
+            record.pop("result", None)
+            record["actions"] = record["actions"][: self.steps]
+            collected: list[list[Event]] = []
+            # off the event loop: a long record takes a while to play again, and other rooms go on meanwhile
+            await asyncio.to_thread(replay_into, record, lambda _match, _action, events: collected.append(events))
+            for seat, step_reached in behind.items():
+                stream = self.streams[seat]
+                for step, events in enumerate(collected[step_reached:], start=step_reached + 1):
+                    visible = [event.to_dict() for event in events if event.visible_to(seat)]
+                    if visible:
+                        stream.push({"kind": "events", "step": step, "events": visible})
+        self.broadcast_presence()
+        self._broadcast_state()
+
+    def shutdown(self, code: int = 1001) -> None:
+        self.closed = True
         self._cancel_timers()
         for state in self.seats:
             if state.grace is not None:
                 state.grace.cancel()
             for conn in list(state.conns):
-                conn.close(1001)
+                conn.close(code)
         for conn in list(self.spectators.conns):
-            conn.close(1001)
+            conn.close(code)
 
 
 def _canonical(value: Any) -> str:

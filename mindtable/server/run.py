@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import socket
 import time
 from collections.abc import Iterable
 
@@ -97,11 +98,16 @@ def serve(
     limits: Iterable[str] = (),
     trusted_proxies: str | None = None,
     content: Iterable[str] = (),
+    redis: str | None = None,
+    reuse_port: bool = False,
+    lease_s: float | None = None,
 ) -> None:
     """Serve until stopped. ``limits``: ``NAME=VALUE`` overrides on top of ``MINDTABLE_LIMIT_*`` variables;
     ``trusted_proxies``: addresses or networks whose ``X-Forwarded-For`` is believed (default: the
     ``MINDTABLE_TRUSTED_PROXIES`` variable; none); ``content``: folders of question and board files that
-    rooms may choose by name."""
+    rooms may choose by name; ``redis``: this process is one of several sharing the database and this Redis
+    (``redis://host:port/db``); ``reuse_port``: listen with ``SO_REUSEPORT``, so several processes of one
+    machine share the port (the kernel spreads connections over them)."""
     import uvicorn
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -114,8 +120,10 @@ def serve(
         trusted_proxies=trusted_proxies,
         tune_gc=True,
         content=list(content),
+        redis_url=redis,
+        lease_s=lease_s,
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -132,3 +140,23 @@ def serve(
         # Header size and time limits, and half-sent requests counted per address (before the app sees them).
         **protocol_options(chosen),
     )
+    server = uvicorn.Server(config)
+    if reuse_port:
+        server.run(sockets=[reuse_port_socket(host, port)])
+    else:
+        server.run()
+
+
+def reuse_port_socket(host: str, port: int) -> socket.socket:
+    """A listening socket with ``SO_REUSEPORT``: every process of a machine that binds the same address and
+    port this way shares it, and the kernel spreads new connections over them."""
+    if not hasattr(socket, "SO_REUSEPORT"):
+        raise SystemExit("mindtable: --reuse-port needs SO_REUSEPORT (Linux, BSD, macOS); use a reverse proxy")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock

@@ -198,6 +198,9 @@ def migrate(engine: Engine) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     logging.getLogger("alembic").setLevel(logging.WARNING)  # its plugin chatter is not news to a host
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes starting at once (mindtable serve --redis): one migrates, the others wait.
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(7274638)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
@@ -380,6 +383,15 @@ class Storage:
                     connection.execute(
                         actions_table.insert(), [{"room_id": r, "idx": i, "action": a} for r, i, a in rows]
                     )
+        except sa.exc.IntegrityError as exc:
+            if len(rows) == 1:
+                log.error("appending an action failed: %s", _first_line(exc))
+                error = exc
+            else:
+                # One of them is refused (an action index another process wrote first): the others are
+                # written each on its own, so that only that room's action fails.
+                self._run_one_by_one(connection, batches)
+                return
         except BaseException as exc:
             log.exception("appending %d actions failed", len(rows))
             error = exc
@@ -391,6 +403,23 @@ class Storage:
             self.appended += len(rows)
         for batch in batches:
             batch.loop.call_soon_threadsafe(_resolve_all, batch.futures, error)
+
+    def _run_one_by_one(self, connection: Connection, batches: list[_Batch]) -> None:
+        for batch in batches:
+            for row, future in zip(batch.rows, batch.futures, strict=True):
+                error: BaseException | None = None
+                try:
+                    with connection.begin():
+                        connection.execute(
+                            actions_table.insert(), [{"room_id": row[0], "idx": row[1], "action": row[2]}]
+                        )
+                except BaseException as exc:
+                    log.error("appending action %d of room %d failed: %s", row[1], row[0], _first_line(exc))
+                    error = exc
+                else:
+                    self.appended += 1
+                batch.loop.call_soon_threadsafe(_resolve, future, None, error)
+        self.batches += 1
 
 
 def _resolve_all(futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
@@ -503,3 +532,21 @@ def load_by_code(connection: Connection, code: str) -> StoredRoom | None:
     rows = list(connection.execute(sa.select(rooms_table).where(rooms_table.c.code == code)))
     loaded = _load(connection, rows)
     return loaded[0] if loaded else None
+
+
+def unfinished_codes(connection: Connection) -> list[str]:
+    """The codes of every room that is not over (waiting or playing)."""
+    query = sa.select(rooms_table.c.code).where(rooms_table.c.status != "over")
+    return [str(code) for (code,) in connection.execute(query)]
+
+
+def count_unfinished(connection: Connection, creator: str | None, network: str | None) -> tuple[int, int, int]:
+    """Unfinished rooms in all, of ``creator`` and of ``network`` (the room limits of several processes)."""
+    unfinished = rooms_table.c.status != "over"
+    query = sa.select(
+        sa.func.count(),
+        sa.func.coalesce(sa.func.sum(sa.case((rooms_table.c.creator == creator, 1), else_=0)), 0),
+        sa.func.coalesce(sa.func.sum(sa.case((rooms_table.c.creator_network == network, 1), else_=0)), 0),
+    ).where(unfinished)
+    total, mine, ours = connection.execute(query).one()
+    return int(total), int(mine), int(ours)

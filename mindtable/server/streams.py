@@ -197,6 +197,8 @@ class Stream:
         self.budget = budget
         #: the bytes this room's streams keep (one list shared by them: ``[bytes]``)
         self.room = room if room is not None else [0]
+        #: called with each kept message (several processes: a copy in Redis for after a hand-over)
+        self.mirror: Callable[[str], None] | None = None
 
     def _drop_oldest(self) -> None:
         size = len(self.buffer.popleft()[2])
@@ -234,8 +236,36 @@ class Stream:
         if budget is not None:
             while len(buffer) > 1 and (self.room[0] > budget.per_room or budget.used > budget.limit):
                 self._drop_oldest()
+        if self.mirror is not None:
+            self.mirror(text)
         for conn in tuple(self.conns):
             conn.send(text)
+
+    def restore(self, stream_id: str, seq: int, texts: list[str]) -> None:
+        """Continue a stream another process numbered: its id, its last number and its kept messages (each
+        text starts ``{"seq":N,``)."""
+        self.clear()
+        self.id = stream_id
+        self.seq = seq
+        now = time.monotonic()
+        kept: list[tuple[int, float, str]] = []
+        expected = seq
+        for text in reversed(texts):  # only the unbroken run of messages that ends at ``seq``
+            try:
+                number = int(text[7 : text.index(",")])
+            except ValueError:
+                break
+            if number > expected:
+                continue
+            if number != expected:
+                break
+            kept.append((number, now, text))
+            expected -= 1
+        for item in reversed(kept[:STREAM_KEEP]):
+            self.buffer.append(item)
+            self.room[0] += len(item[2])
+            if self.budget is not None:
+                self.budget.used += len(item[2])
 
     def since(self, stream_id: str | None, last_seq: int) -> list[str] | None:
         """The messages after ``last_seq``, or ``None`` if they are not all kept (the client needs a snapshot)."""

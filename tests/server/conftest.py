@@ -58,8 +58,12 @@ class ServerProcess:
         limits: dict[str, float] | None = None,
         trusted_proxies: str | None = None,
         log_level: str = "warning",
+        extra: list[str] | None = None,
+        port: int = 0,
     ) -> None:
         self.log_level = log_level
+        self.extra = list(extra or [])
+        self.fixed_port = port
         self.db = db
         self.rate = rate
         self.cwd = cwd
@@ -78,7 +82,7 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, log_path: Path) -> ServerProcess:
-        self.port = free_port()
+        self.port = self.fixed_port or free_port()
         self.log_path = log_path
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with open(log_path, "ab") as log:
@@ -99,6 +103,7 @@ class ServerProcess:
                     str(self.rate),
                     *[arg for name, value in self.limits.items() for arg in ("--limit", f"{name}={value}")],
                     *(["--trusted-proxies", self.trusted_proxies] if self.trusted_proxies else []),
+                    *self.extra,
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
