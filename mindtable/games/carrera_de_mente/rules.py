@@ -755,7 +755,8 @@ class CarreraDeMente(Game):
             "titles": state["titles"],
             "rolloff": state["rolloff"],
             "move_die": state["move_die"],
-            "context": dict(context) if context is not None else None,
+            # lists copied too: a view handed out must not change as the game goes on (a replay keeps each step's)
+            "context": {k: list(v) if isinstance(v, list) else v for k, v in context.items()} if context else None,
             "lap_choices": lap_choices(state, turn) if state["phase"] == LAP else [],
             "laps_pending": pending["laps"],
             "steal_from": list(pending["steal_from"]),
