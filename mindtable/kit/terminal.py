@@ -11,7 +11,7 @@ The loop's words are in ``kit/i18n`` (``term.pass_keyboard``, ``term.your_turn``
 >>> say = Catalogue("en", [{"term.input.text": "Answer: ", "term.input.named": "Right (0–{max}): "}])
 >>> said = []
 >>> typed = iter(["", "Mars"])
->>> read_input({"name": "text", "kind": "text"}, say, lambda prompt: next(typed), said.append)
+>>> read_input({"name": "text", "kind": "text"}, say, lambda prompt: next(typed), lambda text, style: said.append(text))
 'Mars'
 >>> said  # an empty answer is asked again
 ['term.input.empty']
