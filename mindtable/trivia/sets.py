@@ -305,13 +305,9 @@ def _parse_booklet(
         slots[slot] = (q, i)
     rank = {d: k for k, d in enumerate(DIFFICULTIES)}
     for number in sorted(numbers):
+        # A booklet may be cut into several files, a number's slots among them (slots 1–2 in one, slot 3 in
+        # another): within a file each slot once, in order; the game puts a number's slots together.
         slots = numbers[number]
-        if sorted(slots) != list(range(1, len(slots) + 1)):
-            first = slots[max(slots)][1]
-            c.error(
-                ("questions", first, "slot"), f"number {number} has slots {sorted(slots)}: slots start at 1 with no gap"
-            )
-            continue
         ordered = [slots[s][0] for s in sorted(slots)]
         ranks = [rank.get(q.difficulty or "medium", 1) for q in ordered]
         if ranks != sorted(ranks):

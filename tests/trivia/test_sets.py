@@ -357,3 +357,33 @@ def test_the_validate_command_reads_set_files_as_they_are() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "0 errors" in result.output
+
+
+def test_a_numbers_third_slot_may_come_in_a_file_of_its_own_and_is_asked_after_the_first_two(tmp_path: Path) -> None:
+    """A booklet cut into files: slots 1–2 of number 111 in one, slot 3 in another (as a booklet is filled in
+    over time); both files are valid, and the game puts the number's slots together in order."""
+    import mindtable
+    from mindtable.games.carrera_de_mente.content import TOPICS, read_booklets
+
+    def booklet(name: str, topic: str, items: str) -> None:
+        (tmp_path / name).write_text(f"booklet: {topic}\nlanguage: en\nquestions:\n{items}", encoding="utf-8")
+
+    for topic in TOPICS:
+        # slot 3 first in file order: "a-…" sorts before "b-…"
+        booklet(
+            f"a-{topic}.yaml",
+            topic,
+            f"  - {{id: {topic}-111-3, number: 111, slot: 3, question: Hard {topic}?, answer: C}}\n",
+        )
+        booklet(
+            f"b-{topic}.yaml",
+            topic,
+            f"  - {{id: {topic}-111-1, number: 111, slot: 1, question: Easy {topic}?, answer: A}}\n"
+            f"  - {{id: {topic}-111-2, number: 111, slot: 2, question: Middle {topic}?, answer: B}}\n",
+        )
+    qset, problems = validate_set_text((tmp_path / "a-sports.yaml").read_text(encoding="utf-8"))
+    assert qset is not None and not [p for p in problems if p.severity == "error"]
+    numbers = dict(read_booklets("en", str(tmp_path))["booklets"]["sports"])
+    assert [q["extra"]["slot"] for q in numbers[111]] == [1, 2, 3]
+    match = mindtable.new_match("carrera-de-mente", 2, seed=1, options={"bank_file": str(tmp_path)})
+    assert not match.is_over  # the group's booklets play

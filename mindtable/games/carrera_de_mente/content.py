@@ -185,7 +185,11 @@ def _booklets_json(language: str, bank: str) -> str:
             number = int(card.extra.get("number", 0))
             slot = by_number.setdefault(number, [])
             slot.extend(_question_json(q.to_dict()) for q in card.questions)
-        booklets[topic] = [[number, by_number[number]] for number in sorted(by_number)]
+        # a number's slots may come from several files (slots 1–2 in one, slot 3 in another): asked in slot order
+        booklets[topic] = [
+            [number, sorted(by_number[number], key=lambda q: q.get("extra", {}).get("slot", 0))]
+            for number in sorted(by_number)
+        ]
     return json.dumps({"booklets": booklets, "titles": titles})
 
 
