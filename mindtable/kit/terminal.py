@@ -159,8 +159,3 @@ def play_turns(
         console.print(Text(say("term.quit")), highlight=False)
         return False
     return True
-
-
-def seat_names(names: Mapping[int, str] | None, players: int, say: Catalogue) -> list[str]:
-    """Each seat's name: the one given, else "Player N" numbered from 1 (``term.player``)."""
-    return [(names or {}).get(seat) or say("term.player", n=seat + 1) for seat in range(players)]

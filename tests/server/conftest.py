@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -18,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 import websockets
 
 import mindtable
@@ -339,3 +341,31 @@ def helpers() -> Any:
         kind = staticmethod(kind)
 
     return Helpers
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh schema in the ``test`` database (dropped afterwards), as a URL whose search_path points to it; the
+    test skips with a message when PostgreSQL is not reachable."""
+    engine = None
+    for user in ("postgres", "root"):
+        candidate = sa.create_engine(
+            f"postgresql+psycopg://{user}@127.0.0.1:5432/test", connect_args={"connect_timeout": 3}
+        )
+        try:
+            with candidate.connect():
+                engine = candidate
+                break
+        except sa.exc.OperationalError:
+            candidate.dispose()
+    if engine is None:
+        pytest.skip("PostgreSQL is not reachable on 127.0.0.1:5432 (database 'test', users postgres/root)")
+    schema = f"mt_test_{secrets.token_hex(4)}"
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield f"{engine.url.render_as_string(hide_password=False)}?options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,33 +11,6 @@ import sqlalchemy as sa
 pytestmark = pytest.mark.postgres
 
 FAST = {"tempo_ms": 5, "reaction_ms": 10, "ready_ms": 10}
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh schema in the ``test`` database (dropped afterwards), as a URL whose search_path points to it."""
-    engine = None
-    for user in ("postgres", "root"):
-        candidate = sa.create_engine(
-            f"postgresql+psycopg://{user}@127.0.0.1:5432/test", connect_args={"connect_timeout": 3}
-        )
-        try:
-            with candidate.connect():
-                engine = candidate
-                break
-        except sa.exc.OperationalError:
-            candidate.dispose()
-    if engine is None:
-        pytest.skip("PostgreSQL is not reachable on 127.0.0.1:5432 (database 'test', users postgres/root)")
-    schema = f"mt_test_{secrets.token_hex(4)}"
-    with engine.begin() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield f"{engine.url.render_as_string(hide_password=False)}?options=-csearch_path%3D{schema}"
-    finally:
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
 
 
 def test_postgres_backend_keeps_rooms_across_a_restart(pg_url, start_server, helpers) -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 import websockets
 
 from mindtable.core.match import replay, replay_into, start_of
@@ -62,33 +61,6 @@ def _reachable(port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(1)
         return sock.connect_ex(("127.0.0.1", port)) == 0
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh schema in the ``test`` database (dropped afterwards)."""
-    engine = None
-    for user in ("postgres", "root"):
-        candidate = sa.create_engine(
-            f"postgresql+psycopg://{user}@127.0.0.1:5432/test", connect_args={"connect_timeout": 3}
-        )
-        try:
-            with candidate.connect():
-                engine = candidate
-                break
-        except sa.exc.OperationalError:
-            candidate.dispose()
-    if engine is None:
-        pytest.skip("PostgreSQL is not reachable on 127.0.0.1:5432 (database 'test', users postgres/root)")
-    schema = f"mt_proc_{secrets.token_hex(4)}"
-    with engine.begin() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield f"{engine.url.render_as_string(hide_password=False)}?options=-csearch_path%3D{schema}"
-    finally:
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
 
 
 @pytest.fixture

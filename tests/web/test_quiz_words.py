@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import mindtable
 from mindtable.core.match import Match
 
 pytestmark = pytest.mark.browser
@@ -203,32 +202,10 @@ def caida(
     players: int = 3, *, iq: list[int] | None = None, asker: int = 0, card: str | None = None, **options: Any
 ) -> Match:
     """A Caída Libre match where ``asker`` is about to draw ``card`` for the player on their left, the pawns at
-    ``iq`` (as tests/caida_libre/conftest.py builds it)."""
-    from mindtable.core.registry import available_game_ids
-    from mindtable.games.caida_libre import GAME
-    from mindtable.games.caida_libre.scale import weapon_at
+    ``iq`` (tests/caida_libre/conftest.py builds it)."""
+    from tests.caida_libre.conftest import position as caida_position
 
-    if GAME.id not in available_game_ids():
-        mindtable.register_game(GAME)
-    base = mindtable.new_match(
-        "caida-libre", players=players, seed=5, options={"language": "en", "pack": "all", **options}
-    )
-    snapshot = base.snapshot()
-    state = snapshot["state"]
-    if iq is not None:
-        state["iq"] = list(iq)
-        state["history"] = [list(iq)]
-    state["turn"]["seat"] = asker
-    state["now"] = 1000
-    if card is not None:
-        state["deck"]["draw"].remove(card)
-        state["deck"]["draw"].insert(0, card)
-    answerer = (asker + 1) % players
-    kind = weapon_at(state["scale"], state["iq"][answerer]) if state["options"]["weapons"] else None
-    state["weapon"] = {"kind": kind, "seat": answerer, "target": None} if kind else None
-    state["phase"] = "weapon" if kind in ("sniper", "hook") else "draw"
-    snapshot["clock"] = 1000
-    return Match.from_snapshot(snapshot)
+    return caida_position(players, iq=iq, asker=asker, card=card, **options)
 
 
 @pytest.mark.parametrize(
