@@ -10,6 +10,7 @@ import contextlib
 import json
 import logging
 import secrets
+import shutil
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
@@ -43,6 +44,18 @@ if TYPE_CHECKING:
 from mindtable.server.streams import Connection, ResumeBudget
 
 log = logging.getLogger("mindtable.server")
+
+
+@contextlib.asynccontextmanager
+async def scratch_folder() -> AsyncIterator[Path]:
+    """A temporary folder made and removed off the event loop: a room's creation writes the files its options
+    name there, and on a busy disk ``mkdtemp``/``rmtree`` take milliseconds that every other room would wait
+    (``benchmarks/loop_stalls.py`` found them among the loop's longest stalls while rooms were being made)."""
+    folder = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="mindtable-room-"))
+    try:
+        yield folder
+    finally:
+        await asyncio.to_thread(shutil.rmtree, folder, True)
 
 
 class RoomManager:
@@ -594,8 +607,8 @@ class RoomManager:
         options = _strict_options(game, options)
         seed = secrets.randbelow(2**62)
         uploads: list[str] = []
-        with tempfile.TemporaryDirectory(prefix="mindtable-room-") as folder:
-            files = await self._content_files(game, options, creator, rematch_of, Path(folder), uploads)
+        async with scratch_folder() as folder:
+            files = await self._content_files(game, options, creator, rematch_of, folder, uploads)
             try:
                 # Off the event loop: a game's first match reads its content (seconds for a quiz game's
                 # thousands of questions) and an uploaded file is read here (checked in its own process
