@@ -29,10 +29,12 @@ def _describe(game_id: str) -> dict[str, Any]:
 
 def _options_table(info: dict[str, Any]) -> Table:
     table = Table(title=f"Options of {info['title']} (--option name=value)", title_style="bold", title_justify="left")
+    # Allowed values wrap at their separators, so a long list of choices never squeezes the meaning into a
+    # column of single words on an 80-column terminal.
     table.add_column("Option", style="bold", no_wrap=True)
     table.add_column("Default", style="cyan", no_wrap=True)
-    table.add_column("Allowed", no_wrap=True)
-    table.add_column("Meaning")
+    table.add_column("Allowed", max_width=22)
+    table.add_column("Meaning", min_width=24, ratio=1)
     for option in info["options"]:
         default = option["default"]
         if option["choices"]:
@@ -65,15 +67,15 @@ def games(
         typer.echo(json.dumps(described, indent=2))
         return
     table = Table(title="mindtable games", title_style="bold")
+    # Headers whole at 80 columns: a game not yet playable says so in its title rather than in a column.
     table.add_column("Game id", style="bold", no_wrap=True)
-    table.add_column("Title", no_wrap=True)
-    table.add_column("Players", justify="center")
-    table.add_column("Real time", justify="center")
-    table.add_column("Playable", justify="center")
-    table.add_column("Bots", no_wrap=True)
+    table.add_column("Title")
+    table.add_column("Players", justify="center", no_wrap=True)
+    table.add_column("Real time", justify="center", no_wrap=True)
+    table.add_column("Bots")
     for info in described:
         if not info["available"]:
-            table.add_row(Text(info["id"], style="dim"), "", "", "", Text("not yet", style="yellow"), "")
+            table.add_row(Text(info["id"], style="dim"), Text("not yet playable", style="yellow"), "", "", "")
             continue
         players = (
             str(info["min_players"])
@@ -82,20 +84,24 @@ def games(
         )
         if len(table.rows):
             table.add_section()
-        available = Text("yes", style="green")
         table.add_row(
             info["id"],
             info["title"] + ("\n(co-op)" if info["cooperative"] else ""),
             players,
             "yes" if info["realtime"] else "no",
-            available,
             "\n".join(info["bots"]),
         )
     console = Console()
     console.print(table)
-    for hook, label in (("terminal", "Play in this terminal"), ("batch_simulator", "Fast batch simulation")):
-        ids = [info["id"] for info in described if info.get(hook)]
-        console.print(f"{label}: {', '.join(ids) if ids else 'none yet'}", highlight=False)
+    playable = [info for info in described if info["available"]]
+    own = [info["id"] for info in playable if info.get("terminal")]
+    generic = [info["id"] for info in playable if not info.get("terminal")]
+    console.print("Play in this terminal (mindtable play GAME): every game above", highlight=False)
+    console.print(f"  with a board of its own: {', '.join(own) if own else 'none'}", highlight=False)
+    if generic:
+        console.print(f"  in the generic terminal: {', '.join(generic)}", highlight=False)
+    batch = [info["id"] for info in playable if info.get("batch_simulator")]
+    console.print(f"Fast batch simulation: {', '.join(batch) if batch else 'none yet'}", highlight=False)
     for info in described:
         if info["available"] and info["options"]:
             console.print()

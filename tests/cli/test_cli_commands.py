@@ -35,6 +35,20 @@ def test_games_lists_every_game_with_players_bots_and_option_defaults() -> None:
     assert "detection" in out and "table | players" in out
 
 
+def test_games_on_an_80_column_terminal_cuts_no_header_and_no_word() -> None:
+    """Every header whole and no cell cut short ("Play…", a meaning squeezed to "tea…") at 80 columns."""
+    result = runner.invoke(app, ["games"], terminal_width=80)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "…" not in out
+    header = next(line for line in out.splitlines() if "Game id" in line)
+    assert "Players" in header and "Real time" in header and "Bots" in header
+    generic = [g for g in mindtable.game_ids() if not mindtable.get_game(g).terminal]
+    for game_id in generic:  # a game without a board of its own still plays in the terminal, and is said to
+        assert game_id in out.split("in the generic terminal:")[1]
+
+
 def test_games_json_says_which_games_are_available() -> None:
     result = runner.invoke(app, ["games", "--json"])
     assert result.exit_code == 0, result.output
