@@ -81,10 +81,10 @@ def test_a_person_plays_a_whole_game_against_a_bot_from_the_menu() -> None:
     assert match.is_over and match.result is not None and match.result.winners == (0,)
     kinds = [s.kind for s in planned]
     assert "steal" in kinds and "lap_prize" in kinds and {"ask_confirm", "ask_overrule"} & set(kinds)
-    assert re.search(r"seat 0 takes \w+ from seat 1", text)
+    assert re.search(r"Player 1 takes \w+ from Alan \(bot\)", text)
     assert "take " in text and "lap prize: " in text  # the menu lines of both choices
-    assert "Game over (collected all six colours): winner: seat 0" in text  # the reason in words, not its code
-    assert "Seat 0 has all six colours and wins!" in text
+    assert "Game over (collected all six colours): the winner is Player 1" in text  # the reason in words, not its code
+    assert "Player 1 has all six colours and wins!" in text
 
 
 def test_two_people_share_the_keyboard_and_the_asker_decides() -> None:
@@ -116,7 +116,7 @@ def test_two_people_share_the_keyboard_and_the_asker_decides() -> None:
     run_terminal(match, [0, 1], {}, read=read, console=Console(file=out, width=80, color_system=None), language="en")
     text = out.getvalue()
     assert match.is_over and match.result is not None and match.result.reason == "turn_limit"
-    assert "Pass the keyboard to seat" in text and "Your card (only you see it)" in text
+    assert "Pass the keyboard to Player 2" in text and "Your card (only you see it)" in text
     assert {a["seat"] for a in match.actions if a["type"] == "ask_answer"} == {0, 1}
     assert {a["seat"] for a in match.actions if a["type"] == "ask_overrule"} == {0, 1}
     assert "moves 5 to square" in text and "answered wrong: the turn passes" in text
@@ -138,4 +138,4 @@ def test_replay_draws_each_step_with_the_play_screen() -> None:
     events = match.apply({"type": "roll", "seat": seat})
     draw = screen_of(match.game)(match, None, language="en")
     text = plain(draw(match, match.actions[-1], events), width=80)
-    assert f"seat {seat} rolls {match.state['move_die']}" in text and "Question dice" in text
+    assert f"Player {seat + 1} rolls {match.state['move_die']}" in text and "Question dice" in text

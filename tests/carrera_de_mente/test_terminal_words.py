@@ -5,6 +5,8 @@ none is given; the replay screen speaks the language too."""
 
 from __future__ import annotations
 
+import re
+
 import io
 from typing import Any
 
@@ -19,8 +21,8 @@ from tests.carrera_de_mente.player import play_from_the_menu
 
 #: English words of the same screens that must not show in another language.
 ENGLISH = (
-    "seat 0",
-    "seat 1",
+    "Player 1",
+    "Player 2",
     "your turn",
     "roll the die",
     "Question dice",
@@ -81,16 +83,16 @@ def _hot_seat(language: str | None, options: dict[str, Any], late: bool = False)
 
 def test_two_people_play_in_spanish_and_a_late_answer_is_refused_from_its_code() -> None:
     text, prompts = _hot_seat("es", {"answer_seconds": 30}, late=True)
-    assert text.startswith("Carrera de Mente: 2 jugadores; juegan por turnos los jugadores 0, 1. q: salir.")
-    assert "── Jugador 0, te toca ──" in text and "turno 1 · juega Jugador 0 · pregunta Jugador 1" in text
+    assert text.startswith("Carrera de Mente: 2 jugadores; juegan por turnos Jugador 1, Jugador 2. q: salir.")
+    assert "── Jugador 1, te toca ──" in text and "turno 1 · juega Jugador 1 · pregunta Jugador 2" in text
     assert "  1 tirar el dado y avanzar" in text and "Dado de avance: " in text and "Dados de la pregunta: " in text
     assert "Escribe un número del 1 al 1 (q termina)." in text  # the bad key
-    assert "Jugador 0 saca un " in text and "avanza 5 casillas hasta la casilla" in text
-    assert "Ahora juega Jugador 1: pásale el teclado. Luego pulsa Enter (q termina)." in text
+    assert "Jugador 1 saca un " in text and "avanza 5 casillas hasta la casilla" in text
+    assert "Ahora juega Jugador 2: pásale el teclado. Luego pulsa Enter (q termina)." in text
     assert "Tu tarjeta (solo la ves tú): " in text and "El juez sugiere: " in text
     assert "corregir al juez" in text and "confirmar lo que sugiere el juez" in text
     assert "el tiempo para responder se acabó a los " in text  # error.ask_time_up, the page's words
-    assert "Jugador 1 respondió mal: pasa el turno" in text or "Jugador 0 respondió mal: pasa el turno" in text
+    assert "Jugador 2 respondió mal: pasa el turno" in text or "Jugador 1 respondió mal: pasa el turno" in text
     assert "Fin de la partida (se llegó al límite de turnos): " in text
     assert " - tema libre " in text.replace("  ", " ") and "Deportes" in text and "estrella" in text
     assert "Respuesta: " in prompts
@@ -102,22 +104,22 @@ def test_a_person_plays_a_whole_game_against_a_bot_in_estonian() -> None:
     """The scripted player (a steal, a lap prize, the bot overruled as asker) through the Estonian menu."""
     match, _, text = play_from_the_menu("et", "Vastus: ")
     assert match.is_over and match.result is not None and match.result.winners == (0,)
-    assert text.startswith("Carrera de Mente: 2 mängijat; sina oled mängija 0. q: välju.")
-    assert "── Mängija 0, sinu kord ──" in text and "  1 viska täringut ja liigu" in text
-    assert "Mängija 0 võtab mängijalt 1 märgi: " in text  # the steal, said with the victim in the ablative
-    assert "võta mängijalt 1 märk: " in text and "ringi auhind: " in text  # the menu lines of both choices
+    assert text.startswith("Carrera de Mente: 2 mängijat; sina oled Mängija 1. q: välju.")
+    assert "── Mängija 1, sinu kord ──" in text and "  1 viska täringut ja liigu" in text
+    assert re.search(r"Mängija 1 võtab märgi \(\w+\), kelle käest: Alan \(bot\)", text)  # the steal, by name
+    assert "kelle käest: Alan (bot)" in text and "võta märk (" in text and "ringi auhind: " in text  # the menu lines of both choices
     assert "Liikumistäring: " in text and "Küsimuse täringud: " in text and "vaba teema" in text
-    assert "Mängija 0 kogus kõik kuus värvi ja võidab!" in text
-    assert "Mäng on läbi (kogus kõik kuus värvi): võitja on Mängija 0; värve: 6, " in text
+    assert "Mängija 1 kogus kõik kuus värvi ja võidab!" in text
+    assert "Mäng on läbi (kogus kõik kuus värvi): võitja on Mängija 1; värve: 6, " in text
     for english in (*ENGLISH, "take ", "lap prize", "answered wrong"):
         assert english not in text, english
 
 
 def test_the_screen_follows_the_match_language_option_when_none_is_given() -> None:
     spanish, _ = _hot_seat(None, {"language": "es"})
-    assert "── Jugador 0, te toca ──" in spanish and "Fin de la partida" in spanish and "Game over" not in spanish
+    assert "── Jugador 1, te toca ──" in spanish and "Fin de la partida" in spanish and "Game over" not in spanish
     english, _ = _hot_seat(None, {})  # the booklets' language defaults to English, and so does the screen
-    assert "── Seat 0, your turn ──" in english and "Game over (the turn limit was reached)" in english
+    assert "── Player 1, your turn ──" in english and "Game over (the turn limit was reached)" in english
     assert "Jugador" not in english
 
 
@@ -130,8 +132,8 @@ def test_the_track_and_the_screen_in_estonian_fit_80_columns() -> None:
     Console(file=out, width=200, color_system=None).print(screen(match.view(0), 0, "et"))
     lines = out.getvalue().splitlines()
     assert all(len(line) <= 80 for line in lines)
-    assert "Carrera de Mente · käik 1 · käib Mängija 2 · küsib Mängija 1 · täringu viskamine" in lines
-    assert any(line.startswith("  Mängija 0 ruut  4  S") and line.endswith("(sina)") for line in lines)
+    assert "Carrera de Mente · käik 1 · käib Mängija 3 · küsib Mängija 2 · täringu viskamine" in lines
+    assert any(line.startswith("  Mängija 1 ruut  4  S") and line.endswith("(sina)") for line in lines)
     assert " S  Sport" in out.getvalue() and "Cambalache (segasumma)" in out.getvalue()
 
 
@@ -144,10 +146,10 @@ def test_refusals_name_seats_colours_and_booklets_in_the_language() -> None:
     )
     assert (
         spanish.refusal(steal, game.seat_params, game.label_params)
-        == "Jugador 1 no tiene ninguna ficha de color verde; elige una de rosa"
+        == "Jugador 2 no tiene ninguna ficha de color verde; elige una de rosa"
     )
     assert estonian.refusal(steal, game.seat_params, game.label_params) == (
-        "Mängija 1: sellist märki pole (roheline); vali üks: roosa"
+        "Mängija 2: sellist märki pole (roheline); vali üks: roosa"
     )
     booklet = IllegalAction("cm_not_a_booklet", "x", params={"topic": "sports", "allowed": ["arts", "cambalache"]})
     assert spanish.refusal(booklet, game.seat_params, game.label_params) == (
@@ -163,5 +165,5 @@ def test_replay_speaks_spanish() -> None:
         out = io.StringIO()
         Console(file=out, width=80, color_system=None).print(draw(match, match.actions[-1], events))
         text = out.getvalue()
-        assert f"• Jugador {seat} saca un {match.state['move_die']}" in text and "Dados de la pregunta" in text
+        assert f"• Jugador {seat + 1} saca un {match.state['move_die']}" in text and "Dados de la pregunta" in text
         assert "Question dice" not in text and "rolls" not in text

@@ -28,7 +28,9 @@ said from their codes and parameters.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,7 @@ from mindtable.core.codes import label_params, seat_params
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event
 from mindtable.core.match import Match
+from mindtable.kit.names import seat_name
 from mindtable.kit.table import TableDriver
 from mindtable.kit.terminal import play_turns
 from mindtable.kit.words import Catalogue, screen_language, surface_words
@@ -86,8 +89,9 @@ def _view_language(language: str | None, view: Mapping[str, Any]) -> str:
 class Screen:
     """How the match reads in one language: seats, colours, booklets, the track, the question, events, menus."""
 
-    def __init__(self, say: Catalogue) -> None:
+    def __init__(self, say: Catalogue, humans: Collection[int] = ()) -> None:
         self.say = say
+        self.humans = tuple(humans)  # the seats people play at this keyboard: named "Player N", bots by name
 
     @classmethod
     def of(cls, language: str | None, options: Mapping[str, Any] | None = None) -> Screen:
@@ -97,7 +101,7 @@ class Screen:
     # --- names -------------------------------------------------------------------------------------------------
 
     def seat(self, seat: int) -> str:
-        return self.say("term.seat", seat=seat)
+        return seat_name(seat, self.humans, functools.partial(self.say, "term.player"))
 
     def seat_with_team(self, view: Mapping[str, Any], seat: int) -> str:
         members = view["members"][seat] if view.get("members") else []
@@ -299,7 +303,7 @@ class Screen:
             others = ", ".join(self.seat(s) for s in context["occupants"])
             parts.append(Text(say("cm.on_occupied", names=others), style="bold"))
         if view["phase"] == "steal" and view["steal_from"]:
-            line = say("term.steal", name=self.seat_with_team(view, turn), victim=view["steal_from"][0])
+            line = say("term.steal", name=self.seat_with_team(view, turn), victim=self.seat(view["steal_from"][0]))
             parts.append(Text(line, style="bold"))
         if view.get("ask"):
             parts += self.question_lines(view, seat)
@@ -311,13 +315,13 @@ class Screen:
             topic = self.topic(view, last.get("topic"))
             parts.append(
                 Text.assemble(
-                    say("term.last", seat=last["seat"], topic=topic, number=last.get("number")) + " ",
+                    say("term.last", seat=self.seat(last["seat"]), topic=topic, number=last.get("number")) + " ",
                     verdict,
                     f" · {say('term.the_answer', answer=last.get('answer', ''))}",
                 )
             )
         if view.get("winner") is not None:
-            parts.append(Text(say("term.winner", seat=view["winner"]), style="bold green"))
+            parts.append(Text(say("term.winner", seat=self.seat(view["winner"])), style="bold green"))
         return Group(*parts)
 
     # --- events and menus --------------------------------------------------------------------------------------
@@ -328,12 +332,15 @@ class Screen:
             return None
         say = self.say
         params: dict[str, Any] = {k: v for k, v in d.items() if isinstance(v, (int, str))}
+        for key in ("seat", "victim"):  # said as the players' names
+            if isinstance(d.get(key), int):
+                params[key] = self.seat(d[key])
         if "colour" in d:
             params["colour"] = self.colour(d["colour"])
         if "topic" in d:
             params["topic"] = self.topic(view or {}, d["topic"])
         if kind == "moved":
-            line = say("term.event.moved", n=d["steps"], seat=d["seat"], to=d["to"])
+            line = say("term.event.moved", n=d["steps"], seat=self.seat(d["seat"]), to=d["to"])
             return line + (say("term.event.laps", n=d["laps"]) if d["laps"] else "")
         if kind == "prize":
             params["how"] = say(f"term.how.{d['how']}") if say.has(f"term.how.{d['how']}") else d["how"]
@@ -353,9 +360,9 @@ class Screen:
         if kind == "lap_prize":
             return say("term.action.lap_prize", colour=self.colour(entry["colour"]))
         if kind == "steal":
-            return say("term.action.steal", colour=self.colour(entry["colour"]), victim=view["steal_from"][0])
+            return say("term.action.steal", colour=self.colour(entry["colour"]), victim=self.seat(view["steal_from"][0]))
         if kind == "no_steal":
-            return say("term.action.no_steal", victim=view["steal_from"][0])
+            return say("term.action.no_steal", victim=self.seat(view["steal_from"][0]))
         if kind == "roll_number":
             return say("term.action.roll_number", n=len((view.get("context") or {}).get("digits") or []) + 1)
         if kind == "ask_answer":
@@ -503,7 +510,7 @@ def run_terminal(
     other seats; the answer time runs on ``clock`` (default: the wall clock). Everything is said in
     ``language`` (default: the match's ``language`` option, the language of its booklets)."""
     console = console or Console()
-    shown = Screen.of(language, match.options)
+    shown = Screen(Screen.of(language, match.options).say, human_seats)
     say = shown.say
     table = TableDriver(match, human_seats, bots, clock)
 
@@ -511,7 +518,7 @@ def run_terminal(
         console.print(Text(text, style=style), highlight=False)
 
     if human_seats:
-        you = say("term.you_play", n=len(human_seats), seats=", ".join(map(str, human_seats)))
+        you = say("term.you_play", n=len(human_seats), seats=", ".join(shown.seat(s) for s in human_seats))
     else:
         you = say("term.only_bots")
     console.print(
@@ -530,7 +537,7 @@ def run_terminal(
             "term.over",
             n=len(result.winners),
             reason=say(reason) if say.has(reason) else result.reason,
-            winners=", ".join(map(str, result.winners)),
+            winners=", ".join(shown.seat(w) for w in result.winners),
             scores=", ".join(str(int(s)) for s in result.scores),
         ),
         "bold",
