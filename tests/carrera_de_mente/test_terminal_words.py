@@ -5,9 +5,8 @@ none is given; the replay screen speaks the language too."""
 
 from __future__ import annotations
 
-import re
-
 import io
+import re
 from typing import Any
 
 from rich.console import Console
@@ -107,7 +106,8 @@ def test_a_person_plays_a_whole_game_against_a_bot_in_estonian() -> None:
     assert text.startswith("Carrera de Mente: 2 mängijat; sina oled Mängija 1. q: välju.")
     assert "── Mängija 1, sinu kord ──" in text and "  1 viska täringut ja liigu" in text
     assert re.search(r"Mängija 1 võtab märgi \(\w+\), kelle käest: Alan \(bot\)", text)  # the steal, by name
-    assert "kelle käest: Alan (bot)" in text and "võta märk (" in text and "ringi auhind: " in text  # the menu lines of both choices
+    # the menu lines of both choices
+    assert "kelle käest: Alan (bot)" in text and "võta märk (" in text and "ringi auhind: " in text
     assert "Liikumistäring: " in text and "Küsimuse täringud: " in text and "vaba teema" in text
     assert "Mängija 1 kogus kõik kuus värvi ja võidab!" in text
     assert "Mäng on läbi (kogus kõik kuus värvi): võitja on Mängija 1; värve: 6, " in text

@@ -29,7 +29,6 @@ said from their codes and parameters.
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -360,7 +359,8 @@ class Screen:
         if kind == "lap_prize":
             return say("term.action.lap_prize", colour=self.colour(entry["colour"]))
         if kind == "steal":
-            return say("term.action.steal", colour=self.colour(entry["colour"]), victim=self.seat(view["steal_from"][0]))
+            victim = self.seat(view["steal_from"][0])
+            return say("term.action.steal", colour=self.colour(entry["colour"]), victim=victim)
         if kind == "no_steal":
             return say("term.action.no_steal", victim=self.seat(view["steal_from"][0]))
         if kind == "roll_number":
