@@ -24,6 +24,7 @@ from mindtable.cli.replay import view_table
 from mindtable.core.bots import Bot
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
+from mindtable.kit.names import seat_name
 from mindtable.kit.table import TableDriver, pass_the_keyboard
 from mindtable.kit.words import Catalogue, screen_language, surface_words
 
@@ -115,13 +116,17 @@ def run_table(
     console = console or Console()
     say = table_words(screen_language(language, match.options), match.game.web_module)
     table = TableDriver(match, human_seats, bots, clock)
-    seats = ", ".join(say("table.seat", seat=s) for s in human_seats) if human_seats else say("table.nobody")
+
+    def name(seat: int) -> str:  # people "Player N" from 1, bots by name
+        return seat_name(seat, human_seats, lambda n: say("table.seat", seat=n))
+
+    seats = ", ".join(name(s) for s in human_seats) if human_seats else say("table.nobody")
     console.print(f"[bold]{escape(match.game.title)}[/]: " + escape(say("table.welcome", n=match.players, seats=seats)))
     console.print(say("table.help"), highlight=False)
-    hand_over = pass_the_keyboard(console, read, say=say)
+    hand_over = pass_the_keyboard(console, read, name=name, say=say)
     while (seat := table.next_person(hand_over)) is not None:
         try:
-            _human_turn(table, seat, read, console, say)
+            _human_turn(table, seat, read, console, say, name)
         except Quit:
             answer = read(say("table.confirm_quit", yes=say("table.key.yes"), no=say("table.key.no")))
             if answer.strip().lower() in ("y", "yes", say("table.key.yes")):
@@ -132,16 +137,18 @@ def run_table(
         console.print(f"[red]{escape(say('table.stuck'))}[/]")
         return
     if match.is_over:
-        _show_result(match, console, say)
+        _show_result(match, console, say, name)
 
 
-def _human_turn(table: TableDriver, seat: int, read: Reader, console: Console, say: Catalogue) -> None:
+def _human_turn(
+    table: TableDriver, seat: int, read: Reader, console: Console, say: Catalogue, name: Callable[[int], str]
+) -> None:
     match, unseen, now, apply = table.match, table.unseen, table.now, table.apply
     for event in unseen[seat]:
         data = {k: v for k, v in event.items() if k != "type"}
         console.print(f"  • [green]{event['type']}[/] {escape(str(data)) if data else ''}", highlight=False)
     unseen[seat].clear()
-    console.print("\n" + escape(say("table.your_turn", seat=say("table.seat", seat=seat))), highlight=False)
+    console.print("\n" + escape(say("table.your_turn", seat=name(seat))), highlight=False)
     console.print(view_table(match.view(seat)))
     legal = match.legal_actions(seat)
     menu = Table.grid(padding=(0, 1))
@@ -175,15 +182,15 @@ def _human_turn(table: TableDriver, seat: int, read: Reader, console: Console, s
         return
 
 
-def _show_result(match: Match, console: Console, say: Catalogue) -> None:
+def _show_result(match: Match, console: Console, say: Catalogue, name: Callable[[int], str]) -> None:
     result = match.result
     if result is None:
         return
-    winners = ", ".join(say("table.seat", seat=s) for s in result.winners) or say("table.nobody")
+    winners = ", ".join(name(s) for s in result.winners) or say("table.nobody")
     reason_key = f"result.{result.reason}"
     reason = say(reason_key) if say.has(reason_key) else result.reason
     console.print("\n" + escape(say("table.game_over", reason=reason, winners=winners)), highlight=False)
     scores = Table(say("table.seat_column"), say("table.score_column"))
     for seat, score in enumerate(result.scores):
-        scores.add_row(str(seat), f"{score:g}")
+        scores.add_row(name(seat), f"{score:g}")
     console.print(scores)

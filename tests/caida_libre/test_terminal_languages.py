@@ -63,19 +63,19 @@ def test_a_hot_seat_game_in_spanish_follows_the_cards_language() -> None:
     match = mindtable.new_match("caida-libre", players=2, seed=3, options={"language": "es", "starter": 0})
     pack = len(match.state["deck"]["draw"])
     out = play(match, [0, 1], None)
-    assert "Caída Libre: 2 asientos; en este teclado: asientos 0, 1. q para salir." in out
-    assert "── Asiento 0, te toca ──" in out
-    assert f"Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · {pack} tarjetas por robar" in out
+    assert "Caída Libre: 2 asientos; en este teclado: Jugador 1, Jugador 2. q para salir." in out
+    assert "── Jugador 1, te toca ──" in out
+    assert f"Caída Libre: Jugador 1 pregunta a Jugador 2 (fase: robar) · mazo 1 · {pack} tarjetas por robar" in out
     assert " 150 | Mente Prodigiosa   | [0] [1]" in out and "  60 | Mochila propulsora | " in out
-    assert "CI: asiento 0 150, asiento 1 150" in out
+    assert "CI: Jugador 1 150, Jugador 2 150" in out
     assert "  1 robar una tarjeta y leerla" in out
     assert "  1 responder (escribe la respuesta)" in out and "  2 pasar" in out
-    assert "Ahora juega asiento 1: pásale el teclado. Luego pulsa Enter (q termina)." in out
+    assert "Ahora juega Jugador 2: pásale el teclado. Luego pulsa Enter (q termina)." in out
     assert "el juez sugiere: incorrecta" in out and "  1 confirmar la sugerencia del juez" in out
-    assert "  • Tarjeta 1 (" in out and "para asiento 1: fallo, -" in out
+    assert "  • Tarjeta 1 (" in out and "para Jugador 2: fallo, -" in out
     assert "Última tarjeta (" in out
     assert "¡Chao, pescao! Caída Libre:" in out and "(fase: fin)" in out
-    assert "Gana: asiento " in out and "En Caída Libre: asiento " in out
+    assert "Gana: Jugador " in out and "En Caída Libre: Jugador " in out
     for english in ENGLISH:
         assert english not in out, english
 
@@ -134,18 +134,18 @@ def test_a_game_with_bots_in_estonian_though_the_cards_are_english() -> None:
     match = with_draw_pile_on_top(match, PACK_1_ORDER)
     left = len(match.state["deck"]["draw"]) - 1
     out = play(match, [0], "et", answer="Mars", bots=True)
-    assert "Caída Libre: 3 kohta; klaviatuuri taga: koht 0. q lõpetab." in out
-    assert "── Koht 0, sinu kord ──" in out
-    assert f"Caída Libre: koht 2 küsib, vastab koht 0 (etapp: küsimine) · pakk 1 · pakis {left} kaarti" in out
+    assert "Caída Libre: 3 kohta; klaviatuuri taga: Mängija 1. q lõpetab." in out
+    assert "── Mängija 1, sinu kord ──" in out
+    assert f"Caída Libre: Grace (bot) küsib, vastab Mängija 1 (etapp: küsimine) · pakk 1 · pakis {left} kaarti" in out
     assert " 150 | Geniaalne mõistus | " in out and "   0 | Vabalangus        | " in out
     assert "Kaart: Tulevahetus" in out and "  K: Democracy was born in Sparta" in out  # the card stays English
     assert "  1 vasta (kirjuta vastus)" in out and "  2 ei tea" in out
-    assert "  • Kaart 1 (Tulevahetus), vastas koht 0: vale, -30. koht 0 150->120" in out
-    assert "  • Koht 0 vastab relvaruudult „Snaiper“." in out
-    assert "Relv: koht 0 seisab relvaruudul „Snaiper“" in out and "  1 sihtmärk: koht 1 (IQ 140)" in out
-    assert "  • Koht 0 seisab relvaruudul „Snaiper“ ja valis sihtmärgi: koht 1." in out
+    assert "  • Kaart 1 (Tulevahetus), vastas Mängija 1: vale, -30. Mängija 1 150->120" in out
+    assert "  • Mängija 1 vastab relvaruudult „Snaiper“." in out
+    assert "Relv: Mängija 1 seisab relvaruudul „Snaiper“" in out and "  1 sihtmärk: Alan (bot) (IQ 140)" in out
+    assert "  • Mängija 1 seisab relvaruudul „Snaiper“ ja valis sihtmärgi: Alan (bot)." in out
     assert "kohtunik pakub: õige (õige valik)" in out and "  1 kinnita kohtuniku pakkumine" in out
-    assert "Chao, pescao!" in out and "Võitja: koht " in out
+    assert "Chao, pescao!" in out and "Võitja: " in out
     for english in (*ENGLISH, "stands on the", "target", "answers from"):
         assert english not in out, english
 
@@ -155,7 +155,7 @@ def test_with_no_language_the_default_cards_give_a_spanish_screen_and_english_is
     spanish = play(mindtable.new_match("caida-libre", players=2, seed=5), [0, 1], None)
     assert "te toca" in spanish and "your turn" not in spanish
     english = play(mindtable.new_match("caida-libre", players=2, seed=5), [0, 1], "en")
-    assert "your turn" in english and "Pass the keyboard to seat" in english and "Winner" in english
+    assert "your turn" in english and "Pass the keyboard to Player " in english and "Winner" in english
     assert "te toca" not in english and "Gana" not in english
 
 
@@ -198,16 +198,16 @@ def test_the_scale_lines_up_in_every_language() -> None:
         assert len({line.index("|", 6) for line in scale}) == 1, language  # one column for every label
         assert any(line.startswith(f"  60 | {jetpack} ") and "[1]" in line for line in scale)
     spanish = render(match.view(0), 0, "es")
-    assert "CI: asiento 0 150, asiento 1 60, asiento 2 30" in spanish
-    assert "Arma: asiento 1 está en la mochila propulsora" in spanish  # the page's words, in a sentence
+    assert "CI: Jugador 1 150, Jugador 2 60, Jugador 3 30" in spanish
+    assert "Arma: Jugador 2 está en la mochila propulsora" in spanish  # the page's words, in a sentence
 
 
 @pytest.mark.parametrize(
     ("args", "said", "not_said"),
     [
-        ([], ("todos los asientos los juegan bots", "¡Chao, pescao!", "Gana: asiento "), ("Winner", "bots play")),
-        (["-o", "language=en"], ("bots play every seat", "Winner: seat "), ("Gana", "asiento")),
-        (["--language", "et"], ("kõigil kohtadel mängivad botid", "Võitja: koht "), ("Winner", "Gana")),
+        ([], ("todos los asientos los juegan bots", "¡Chao, pescao!", "Gana: Jugador "), ("Winner", "bots play")),
+        (["-o", "language=en"], ("bots play every seat", "Winner: Player "), ("Gana", "Jugador")),
+        (["--language", "et"], ("kõigil kohtadel mängivad botid", "Võitja: Mängija "), ("Winner", "Gana")),
     ],
 )
 def test_mindtable_play_hands_the_screen_its_language(

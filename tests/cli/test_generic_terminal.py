@@ -110,8 +110,8 @@ def test_the_generic_terminal_speaks_spanish_and_estonian() -> None:
         (
             "es",
             [
-                "2 asientos; juegas en: asiento 0.",
-                "asiento 0: te toca.",
+                "2 asientos; juegas como Jugador 1.",
+                "Jugador 1: te toca.",
                 "(escribe: text",
                 "wager debe estar entre 1 y 3",
                 "Fin de la partida",
@@ -121,8 +121,8 @@ def test_the_generic_terminal_speaks_spanish_and_estonian() -> None:
         (
             "et",
             [
-                "2 kohta; sina mängid: koht 0.",
-                "koht 0, sinu käik.",
+                "2 kohta; sina mängid: Mängija 1.",
+                "Mängija 1, sinu käik.",
                 "(kirjuta: text",
                 "wager peab jääma vahemikku 1–3",
                 "Mäng on läbi",

@@ -14,14 +14,15 @@ cards say (prompts, topics, answers) stays in the cards' language.
 >>> import mindtable
 >>> match = mindtable.new_match("caida-libre", players=2, seed=1, options={"starter": 0, "language": "en"})
 >>> print(render(match.view(0), 0).splitlines()[0])
-Caída Libre: seat 0 asks seat 1 (phase draw) · pack 1 · ... cards in the draw pile
+Caída Libre: Player 1 asks Player 2 (phase draw) · pack 1 · ... cards in the draw pile
 >>> print(render(match.view(0), 0, "es").splitlines()[0])
-Caída Libre: asiento 0 pregunta a asiento 1 (fase: robar) · mazo 1 · ... tarjetas por robar
+Caída Libre: Jugador 1 pregunta a Jugador 2 (fase: robar) · mazo 1 · ... tarjetas por robar
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from mindtable.core.bots import Bot
 from mindtable.core.codes import seat_params
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
+from mindtable.kit.names import seat_name
 from mindtable.kit.table import TableDriver
 from mindtable.kit.terminal import play_turns
 from mindtable.kit.words import Catalogue, screen_language, surface_words
@@ -58,8 +60,9 @@ def words(language: str) -> Catalogue:
 class Screen:
     """How the match reads in one language: seats, the scale, the card, the menu, events, refusals."""
 
-    def __init__(self, say: Catalogue) -> None:
+    def __init__(self, say: Catalogue, humans: Collection[int] = ()) -> None:
         self.say = say
+        self.humans = tuple(humans)  # the seats people play at this keyboard: named "Player N", bots by name
 
     @classmethod
     def of(cls, language: str | None, options: Mapping[str, Any] | None = None) -> Screen:
@@ -69,7 +72,7 @@ class Screen:
     # --- names -------------------------------------------------------------------------------------------------
 
     def seat(self, seat: int) -> str:
-        return self.say("term.seat", n=seat)
+        return seat_name(seat, self.humans, functools.partial(self.say, "term.player"))
 
     def seats(self, seats: Any) -> str:
         return ", ".join(self.seat(int(s)) for s in seats)
@@ -312,7 +315,7 @@ def run_terminal(
     """Play ``match``: people at ``human_seats`` answer prompts (hot-seat), ``bots`` play the other seats.
     Everything is said in ``language`` (default: the match's ``language`` option, the language of its cards)."""
     console = console or Console()
-    screen = Screen.of(language, match.options)
+    screen = Screen(Screen.of(language, match.options).say, human_seats)
     say = screen.say
     table = TableDriver(match, human_seats, bots, clock)
 
@@ -320,7 +323,7 @@ def run_terminal(
         console.print(Text(text, style=style or ""), highlight=False)
 
     if human_seats:
-        humans = say("term.you_play", n=len(human_seats), seats=", ".join(map(str, human_seats)))
+        humans = say("term.you_play", n=len(human_seats), seats=screen.seats(human_seats))
     else:
         humans = say("term.only_bots")
     show(say("term.welcome", title=say("game.title"), players=match.players, humans=humans), "bold")

@@ -14,6 +14,7 @@ standing there.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from mindtable.core.bots import Bot
 from mindtable.core.codes import seat_params
 from mindtable.core.errors import IllegalAction
 from mindtable.core.match import Match
-from mindtable.kit.names import bot_name
+from mindtable.kit.names import seat_name
 from mindtable.kit.table import TableDriver
 from mindtable.kit.terminal import play_turns
 from mindtable.kit.words import Catalogue, screen_language, surface_words
@@ -89,9 +90,7 @@ class Screen:
     def name(self, seat: int | None) -> str:
         if seat is None:
             return ""
-        if seat in self.humans or not self.humans:
-            return self.say("term.player", n=seat + 1)
-        return bot_name(seat)
+        return seat_name(seat, self.humans, functools.partial(self.say, "term.player"))
 
     def category(self, category: str) -> str:
         return self.say(f"em.category.{category}")
