@@ -88,10 +88,26 @@ def read_input(spec: Mapping[str, Any], say: Catalogue, read: Reader, show: Show
         show(say("term.input.number", min=low, max=high), "red")
 
 
+def typed_text(entry: Mapping[str, Any]) -> str | None:
+    """The name of the one text an action needs typed (an answer), if that is all it needs; else ``None``.
+
+    >>> typed_text({"type": "ask_answer", "inputs": [{"name": "text", "kind": "text"}]})
+    'text'
+    >>> typed_text({"type": "roll"}), typed_text({"type": "bid", "inputs": [{"name": "n", "kind": "int"}]})
+    (None, None)
+    """
+    needed = [spec for spec in entry.get("inputs", ()) if not spec.get("optional")]
+    if len(needed) == 1 and needed[0]["kind"] == "text":
+        return str(needed[0]["name"])
+    return None
+
+
 def take_turn(
     screen: TurnScreen, table: TableDriver, seat: int, read: Reader, console: Console, skip: Collection[str]
 ) -> None:
-    """One person's turn: what happened since their last one, their screen, the menu, the chosen action."""
+    """One person's turn: what happened since their last one, their screen, the menu, the chosen action. Where
+    one action of the menu needs only a typed text (an answer), the person may type it straight at the menu
+    prompt; a menu number still picks from the menu."""
     match, say = table.match, screen.say
 
     def show(text: str, style: str = "") -> None:
@@ -109,20 +125,30 @@ def take_turn(
     legal = [a for a in match.legal_actions(seat) if a["type"] not in skip]
     for number, entry in enumerate(legal, start=1):
         console.print(Text.assemble("  ", (str(number), "bold"), f" {screen.describe(entry, view)}"), highlight=False)
+    typed = [entry for entry in legal if typed_text(entry) is not None]
+    direct = typed[0] if len(typed) == 1 else None
+    if direct is not None:
+        show(say("term.type_directly"), "dim")
     while True:
-        raw = read("> ").strip().lower()
+        given = read("> ").strip()
+        raw = given.lower()
         if raw == "q":
             raise Quit
-        if not raw.isdigit() or not 1 <= int(raw) <= len(legal):
+        if raw.isdigit() and 1 <= int(raw) <= len(legal):
+            entry = legal[int(raw) - 1]
+            action = {k: v for k, v in entry.items() if k != "inputs"}
+            for spec in entry.get("inputs", ()):
+                if screen.wants(entry, spec, view):
+                    value = read_input(spec, say, read, show)
+                    if value is not None:
+                        action[spec["name"]] = value
+        elif direct is not None and given:
+            # The answer typed straight at the menu (anything but a menu number): no "1" first.
+            action = {k: v for k, v in direct.items() if k != "inputs"}
+            action[str(typed_text(direct))] = given
+        else:
             show(say("term.pick_number", n=len(legal)), "red")
             continue
-        entry = legal[int(raw) - 1]
-        action = {k: v for k, v in entry.items() if k != "inputs"}
-        for spec in entry.get("inputs", ()):
-            if screen.wants(entry, spec, view):
-                value = read_input(spec, say, read, show)
-                if value is not None:
-                    action[spec["name"]] = value
         try:
             table.apply({**action, "at": table.now()})
         except IllegalAction as exc:

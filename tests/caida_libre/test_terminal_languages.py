@@ -189,6 +189,22 @@ def test_an_answer_after_the_quote5_clock_is_refused_in_the_screen_language(
     assert english not in out.getvalue()
 
 
+def test_an_answer_is_typed_straight_at_the_menu_prompt() -> None:
+    """No "1" first: at the menu, the answerer types the answer itself; a menu number still picks the menu."""
+    match = mindtable.new_match("caida-libre", players=2, seed=3, options={"language": "en", "starter": 0})
+    match = with_draw_pile_on_top(match, ["quote5-026"])  # the alkali metals
+    answer = "lithium, sodium, potassium, rubidium, caesium"
+    keys = iter(["1", "", answer])  # seat 0 draws (menu 1); the hand-over; seat 1 types the answer at once
+    out = io.StringIO()
+    run_terminal(
+        match, [0, 1], {}, read=lambda prompt="": next(keys, "q"), console=Console(file=out, width=200), clock=lambda: 0
+    )
+    answered = [a for a in match.actions if a["type"] == "ask_answer"]
+    assert answered and answered[0]["seat"] == 1 and answered[0]["text"] == answer
+    assert "(or type your answer straight away)" in out.getvalue()
+    assert "Type a number" not in out.getvalue()
+
+
 def test_the_scale_lines_up_in_every_language() -> None:
     match = position(3, iq=[150, 60, 30])
     for language, jetpack in (("en", "Jetpack"), ("es", "Mochila propulsora"), ("et", "Rakettseljakott")):
