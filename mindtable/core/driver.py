@@ -103,10 +103,17 @@ def play_out(
     """
     clock = match.clock if now is None else now
     seats = sorted(bots)
+    # In a turn-by-turn game, bots that do nothing out of turn are only asked on their turn: the same game,
+    # without building the views and listings of every other seat at every step.
+    idle = {s for s in seats if getattr(bots[s], "idle_out_of_turn", False)} if match.game.acts_in_turn else set()
     for _ in range(max_actions):
         if match.is_over:
             break
-        step = _next_step(match, bots, seats, clock)
+        asked = seats
+        if idle:
+            acting = match.to_act()
+            asked = [s for s in seats if s in acting or s not in idle]
+        step = _next_step(match, bots, asked, clock)
         if step is None:
             raise Stalled(f"{match.game.id}: nobody wants to act and no deadline is pending at {clock} ms")
         clock, action = step

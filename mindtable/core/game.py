@@ -61,6 +61,9 @@ class Game(ABC):
     realtime: ClassVar[bool] = False
     #: Everyone wins or loses together.
     cooperative: ClassVar[bool] = False
+    #: Turn by turn: only the seats in ``to_act`` ever have a legal action (the conformance test checks it).
+    #: A driver then need not ask the other seats' bots that do nothing out of turn (``idle_out_of_turn``).
+    acts_in_turn: ClassVar[bool] = False
     option_schema: ClassVar[Sequence[Option]] = ()
     #: What ``Result.details["progress"]`` measures, for simulation summaries.
     progress_label: ClassVar[str] = "progress"

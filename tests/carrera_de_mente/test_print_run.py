@@ -72,7 +72,13 @@ def test_in_bot_games_the_question_asked_is_of_the_number_rolled() -> None:
         bots = {s: match.game.make_bot("knowing", seat=s, seed=seed * 10 + s) for s in range(players)}
         used_before: dict[str, list[str]] = {}
 
-        def watch(action: dict[str, Any], events: list[Any], match: Any = match) -> None:
+        def watch(
+            action: dict[str, Any],
+            events: list[Any],
+            match: Any = match,
+            seed: int = seed,
+            used_before: Any = used_before,
+        ) -> None:
             nonlocal asked, same
             for event in events:
                 if event.type != "question":

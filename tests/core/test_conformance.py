@@ -155,6 +155,9 @@ def test_random_play_respects_the_protocol(game_id: str, players: int, options: 
             view = match.view(viewer)
             json.dumps(view)
             assert view["to_act"] == match.to_act()
+        if game.acts_in_turn:  # what it declares: nobody but the seats to act has a legal action
+            idle = [s for s in range(players) if s not in match.to_act() and match.legal_actions(s)]
+            assert idle == [], f"{game_id}: seats {idle} have legal actions out of turn"
         snapshot = match.snapshot()
         assert Match.from_snapshot(json.loads(json.dumps(snapshot))).snapshot() == snapshot
     record = json.loads(json.dumps(match.record()))

@@ -458,6 +458,7 @@ class CaidaLibre(Game):
     title = "Caída Libre"
     min_players = 2
     max_players = 8
+    acts_in_turn = True
     order = 40
     moves = MOVES
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}

@@ -17,7 +17,7 @@ import base64
 import functools
 import json
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -229,6 +229,16 @@ def pack_booklet(questions: list[list[Any]]) -> str:
     """A booklet as the state keeps it: its JSON, compressed (zlib) and written in base64."""
     raw = json.dumps(questions, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+@functools.lru_cache(maxsize=8)
+def _dealt_booklets(language: str, bank: str) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The packed booklets and their titles a new match deals into its state, for a language and bank file:
+    packed once (compressing six booklets costs more than the rest of a bot game's set-up), the same texts
+    for every match."""
+    content = read_booklets(language, bank)
+    packed = tuple((topic, pack_booklet(questions)) for topic, questions in content["booklets"].items())
+    return packed, tuple(content["titles"].items())
 
 
 @functools.lru_cache(maxsize=64)
@@ -628,6 +638,7 @@ class CarreraDeMente(Game):
     title = "Carrera de Mente"
     min_players = 2
     max_players = 6
+    acts_in_turn = True
     order = 30
     web_module = "carrera-de-mente"
     terminal = "mindtable.games.carrera_de_mente.terminal:run_terminal"
@@ -670,14 +681,14 @@ class CarreraDeMente(Game):
         board_file = option_path("board_file", options["board_file"]) if options["board_file"] else ""
         bank_file = option_path("bank_file", options["bank_file"]) if options["bank_file"] else ""
         board = read_board(options["board"], board_file)
-        content = read_booklets(options["language"], bank_file)
+        booklets, titles = _dealt_booklets(options["language"], bank_file)
         members = options["team_members"]
         return {
             "players": players,
             "options": dict(options),
             "board": board,
-            "booklets": {t: pack_booklet(b) for t, b in content["booklets"].items()},
-            "titles": content["titles"],
+            "booklets": dict(booklets),
+            "titles": dict(titles),
             "used": {t: [] for t in TOPICS},
             "rolloff": [{str(s): r for s, r in rolls.items()} for rolls in rounds],
             "turn": new_turn(players, first),
@@ -736,6 +747,17 @@ class CarreraDeMente(Game):
         return [state["turn"]["seat"]]
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        view = self._public(state)
+        view["ask"] = QUIZ.view(state, seat)
+        return view
+
+    def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+        # What every seat sees is built once a step; only the question differs from seat to seat.
+        public = self._public(state)
+        return {seat: {**public, "ask": QUIZ.view(state, seat)} for seat in seats}
+
+    def _public(self, state: State) -> dict[str, Any]:
+        """The view's part every seat (and a spectator) sees alike: all of it but the question being asked."""
         turn = state["turn"]["seat"]
         players = state["players"]
         pending = state["pending"]
@@ -760,7 +782,7 @@ class CarreraDeMente(Game):
             "lap_choices": lap_choices(state, turn) if state["phase"] == LAP else [],
             "laps_pending": pending["laps"],
             "steal_from": list(pending["steal_from"]),
-            "ask": QUIZ.view(state, seat),
+            "ask": None,
             "last": state["last"],
             "winner": state["winner"],
             "variants": {

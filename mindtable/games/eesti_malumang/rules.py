@@ -774,6 +774,7 @@ class EestiMalumang(Game):
     title = "Eesti mälumäng"
     min_players = 2
     max_players = 6
+    acts_in_turn = True
     order = 50
     moves = MOVES
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
