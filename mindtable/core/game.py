@@ -130,8 +130,11 @@ class Game(ABC):
         return table.by_type[action["type"]].effect(state, action, rng)
 
     def to_act(self, state: State, players: int) -> list[int]:
-        """The seats expected to act now (whose turn it is). Default: every seat with a move open to it."""
+        """The seats expected to act now (whose turn it is). Default: who the phase waits for, when the table has a
+        turn flow (:mod:`mindtable.core.flow`), else every seat with a move open to it."""
         table = self._table()
+        if table.flow is not None:
+            return table.flow.to_act(state)
         return [seat for seat in range(players) if table.open_to(state, seat)]
 
     def explain(self, error: IllegalAction) -> IllegalAction:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +45,7 @@ from mindtable.core.errors import IllegalAction
 
 if TYPE_CHECKING:
     from mindtable.core.events import Event
+    from mindtable.core.flow import Flow
     from mindtable.core.rng import Rng
 
 State = dict[str, Any]
@@ -266,14 +267,21 @@ class MoveTable:
         "_listers",
         "by_type",
         "checks",
+        "flow",
         "moves",
         "phase_key",
         "player_moves",
         "types",
     )
 
-    def __init__(self, moves: Iterable[Move], *, phase_key: str | None = None) -> None:
-        self.moves: tuple[Move, ...] = tuple(moves)
+    def __init__(self, moves: Iterable[Move], *, phase_key: str | None = None, flow: Flow | None = None) -> None:
+        self.moves: tuple[Move, ...] = tuple(moves) if flow is None else _flowing(tuple(moves), flow)
+        if flow is not None:
+            if phase_key not in (None, flow.key):
+                raise ValueError(f"phase_key {phase_key!r} is not the flow's key {flow.key!r}")
+            phase_key = flow.key
+        #: The turn flow (:mod:`mindtable.core.flow`): the phases, who acts in each, the transitions.
+        self.flow = flow
         self.phase_key = phase_key
         self.by_type: dict[str, Move] = {}
         for move in self.moves:
@@ -426,6 +434,24 @@ class MoveTable:
             if all(p.fits(state, action.get("seat"), action.get(name)) for name, p in typed.items()):
                 return True
         return False
+
+
+def _flowing(moves: tuple[Move, ...], flow: Flow) -> tuple[Move, ...]:
+    """The moves with the phases the flow names them in, each effect followed by the flow's transition."""
+    known = {m.type for m in moves}
+    unknown = [name for name in flow.move_phases if name not in known]
+    if unknown:
+        raise ValueError(f"the flow's phases name moves that are not declared: {', '.join(unknown)}")
+    out = []
+    for move in moves:
+        phases = flow.move_phases.get(move.type)
+        if phases is not None:
+            if move.phases:
+                raise ValueError(f"move {move.type!r} declares its phases and the flow names it too: say it once")
+            refusal = move.phase_refusal if move.phase_refusal != "not_now" else flow.refusal
+            move = replace(move, phases=phases, phase_refusal=refusal)
+        out.append(replace(move, effect=flow.wrap(move.effect)))
+    return tuple(out)
 
 
 # -- compiling ------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
+from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
 from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option, option_path
@@ -145,7 +146,6 @@ def _start_turn(state: State) -> list[Event]:
     asker, answerer = asker_of(state), answerer_of(state)
     kind = weapon_at(state["scale"], state["iq"][answerer]) if state["options"]["weapons"] else None
     state["weapon"] = {"kind": kind, "seat": answerer, "target": None} if kind else None
-    state["phase"] = "weapon" if kind in TARGETED else "draw"
     events = [Event("turn_started", {"asker": asker, "answerer": answerer, "weapon": kind})]
     if kind:
         events.append(Event("weapon_armed", {"seat": answerer, "weapon": kind, "iq": state["iq"][answerer]}))
@@ -203,7 +203,6 @@ def _target(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     _now(state, action)
     weapon = state["weapon"]
     weapon["target"] = action["target"]
-    state["phase"] = "draw"
     return [Event("target_chosen", {"seat": action["seat"], "weapon": weapon["kind"], "target": action["target"]})]
 
 
@@ -231,7 +230,6 @@ def _draw(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         at=now,
     )
     state["card"] = {"id": card_id, "type": kind, "wrong": 0}
-    state["phase"] = "ask"
     out = [Event("card_drawn", {"asker": asker, "answerer": answerer, "card_type": kind})]
     if state["deck"]["reshuffles"] != reshuffles:
         out.insert(0, Event("deck_reshuffled", {"cards": len(state["deck"]["draw"]) + 1}))
@@ -377,7 +375,6 @@ def _score(state: State, penalty: int) -> list[Event]:
     fallen = [s for s in range(state["players"]) if state["iq"][s] == 0]
     if fallen:
         state["fallen"] = fallen
-        state["phase"] = "over"
         return [*events, Event("free_fall", {"seats": fallen, "iq": list(state["iq"])})]
     pass_turn(state["turn"])
     return events + _start_turn(state)
@@ -418,6 +415,25 @@ QUIZ = QuizStep(
     adapt=_timed,
 )
 
+
+def _first_step(state: State) -> str:
+    """A turn begins with the Sniper's or the Hook's target when the answerer stands on one, else the draw."""
+    weapon = state["weapon"]
+    return "weapon" if weapon is not None and weapon["kind"] in TARGETED else "draw"
+
+
+#: The turn flow: who acts in each phase (every move exists in every phase, its gate saying why not), and the
+#: events that lead on: a turn starts with the target or the draw, a card drawn is asked, a Free Fall ends it.
+FLOW = Flow(
+    [
+        Phase("weapon", to_act=lambda state: [state["weapon"]["seat"]], help="choose the weapon's target"),
+        Phase("draw", to_act=lambda state: [asker_of(state)], help="draw a card"),
+        Phase("ask", to_act=QUIZ.waiting),
+        Phase("over"),
+    ],
+    on={"turn_started": _first_step, "target_chosen": "draw", "card_drawn": "ask", "free_fall": "over"},
+)
+
 MOVES = MoveTable(
     [
         Move(
@@ -429,7 +445,8 @@ MOVES = MoveTable(
         ),
         Move("draw", _draw, _gate_draw, help="draw a card and read it to the player on your left"),
         *QUIZ.moves,
-    ]
+    ],
+    flow=FLOW,
 )
 
 
@@ -551,18 +568,8 @@ class CaidaLibre(Game):
             "fallen": [],
             "now": 0,
         }
-        _start_turn(state)
+        FLOW.advance(state, _start_turn(state))
         return state
-
-    def to_act(self, state: State, players: int) -> list[int]:
-        phase = state["phase"]
-        if phase == "weapon":
-            return [state["weapon"]["seat"]]
-        if phase == "draw":
-            return [asker_of(state)]
-        if phase == "ask":
-            return QUIZ.waiting(state)
-        return []
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         scale = state["scale"]
