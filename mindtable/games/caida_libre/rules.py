@@ -34,7 +34,7 @@ from mindtable.trivia.bank import BankError, Problem
 from mindtable.trivia.categories import TopicMap
 from mindtable.trivia.judge import judge_answer
 from mindtable.trivia.model import question_from_dict
-from mindtable.trivia.quiz import ask_next
+from mindtable.trivia.quiz import Ask, ask_next, outcome
 from mindtable.trivia.sets import GameProfile, QuestionSet, load_set
 from mindtable.trivia.step import QuizStep
 
@@ -236,11 +236,11 @@ def _draw(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     return out + events
 
 
-def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
+def _decided(state: State, ask: Ask, rng: Any) -> list[Event]:
     """One question of the card is decided: ask the next one, or score the card."""
     card = state["card"]
     kind = card["type"]
-    verdict = ask["verdict"]
+    verdict = outcome(ask)
     result = ask["results"][-1]
     if not verdict["correct"]:
         card["wrong"] += 1
@@ -276,7 +276,7 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     return _score(state, penalty)
 
 
-def quote5_wrong_names(ask: dict[str, Any], named: int) -> int:
+def quote5_wrong_names(ask: Ask, named: int) -> int:
     """How many of the names typed for a Quote 5 are wrong, when ``named`` of them are counted right (by the judge
     or by the asker's ticks): every entry typed (the judge's own reading of the list, repeats left out) less
     ``named``. Only when nothing is counted right may one wrong name go uncounted — five are missing then anyway."""

@@ -43,6 +43,7 @@ from mindtable.kit.tokens import (
     take,
 )
 from mindtable.trivia.sets import GameProfile
+from mindtable.trivia.quiz import Ask, outcome
 from mindtable.trivia.step import QuizStep
 
 from .content import BOARDS, LANGUAGES, PRIZE_COLOURS, TOPIC_MAP, TOPICS, read_board, read_booklets
@@ -322,9 +323,9 @@ def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Ev
     return events + opened
 
 
-def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
+def _decided(state: State, ask: Ask, rng: Any) -> list[Event]:
     seat = ask["answerers"][0]
-    verdict = ask["verdict"]
+    verdict = outcome(ask)
     context = state["context"]
     result = ask["results"][-1]
     state["last"] = {

@@ -50,6 +50,7 @@ from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachab
 from mindtable.kit.dice import roll
 from mindtable.trivia.categories import TopicMap
 from mindtable.trivia.sets import CARD_CATEGORIES, GameProfile, load_set
+from mindtable.trivia.quiz import Ask, outcome
 from mindtable.trivia.step import QuizStep
 
 HERE = Path(__file__).resolve().parent
@@ -609,10 +610,10 @@ def _next_on_path(board: Board, square: str) -> str:
     return nxt[0]
 
 
-def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
+def _decided(state: State, ask: Ask, rng: Any) -> list[Event]:
     asking = state["asking"]
     seat, category, reason = asking["seat"], asking["category"], asking["reason"]
-    verdict = ask["verdict"]
+    verdict = outcome(ask)
     correct = bool(verdict["correct"])
     card_id = ask["card"]["id"]
     stats = state["stats"][seat].setdefault(category, [0, 0])
