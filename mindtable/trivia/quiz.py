@@ -765,7 +765,13 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
     def do_pass(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
         ask = state[key]
         ask["passed"] = True
-        verdict: Suggestion = {"correct": False, "code": "empty", "params": {}, "reason": "passed", "with_options": False}
+        verdict: Suggestion = {
+            "correct": False,
+            "code": "empty",
+            "params": {},
+            "reason": "passed",
+            "with_options": False,
+        }
         q = current_question(ask)
         if q.kind == "list":
             needed = q.count or len(q.items)

@@ -42,8 +42,8 @@ from mindtable.kit.tokens import (
     supply_view,
     take,
 )
-from mindtable.trivia.sets import GameProfile
 from mindtable.trivia.quiz import Ask, outcome
+from mindtable.trivia.sets import GameProfile
 from mindtable.trivia.step import QuizStep
 
 from .content import BOARDS, LANGUAGES, PRIZE_COLOURS, TOPIC_MAP, TOPICS, read_board, read_booklets

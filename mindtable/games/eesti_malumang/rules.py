@@ -49,8 +49,8 @@ from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn,
 from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachable
 from mindtable.kit.dice import roll
 from mindtable.trivia.categories import TopicMap
-from mindtable.trivia.sets import CARD_CATEGORIES, GameProfile, load_set
 from mindtable.trivia.quiz import Ask, outcome
+from mindtable.trivia.sets import CARD_CATEGORIES, GameProfile, load_set
 from mindtable.trivia.step import QuizStep
 
 HERE = Path(__file__).resolve().parent
