@@ -50,14 +50,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
+
+from mindtable.core.moves import S
 
 if TYPE_CHECKING:
     from mindtable.core.events import Event
-    from mindtable.core.moves import Effect, State
+    from mindtable.core.moves import ActionDict, Effect
+    from mindtable.core.rng import Rng
 
 #: Who acts in a phase: the seats, from the state.
-Actors = Callable[[Any], list[int]]
+Actors = Callable[[S], list[int]]
+#: Where an event leads: a phase, or a function of the state after the move that returns one.
+Target = str | Callable[[S], str]
 
 
 def _nobody(state: Any) -> list[int]:
@@ -65,32 +70,32 @@ def _nobody(state: Any) -> list[int]:
 
 
 @dataclass(frozen=True, slots=True)
-class Phase:
+class Phase(Generic[S]):
     """One phase of the turn flow: its name (the value of the state's phase key), the moves that exist only in
     it, who acts in it, and what it waits for in words (``help``, for refusals and help screens)."""
 
     name: str
     moves: tuple[str, ...] = ()
-    to_act: Actors = _nobody
+    to_act: Actors[S] = _nobody
     help: str = ""
 
 
 @dataclass(frozen=True)
-class Flow:
+class Flow(Generic[S]):
     """A game's phases and the transitions between them. See the module's documentation."""
 
-    phases: Sequence[Phase]
+    phases: Sequence[Phase[S]]
     #: Event type -> the phase it leads to (a name, or a function of the state after the move).
-    on: Mapping[str, str | Callable[[Any], str]] = field(default_factory=dict)
+    on: Mapping[str, Target[S]] = field(default_factory=dict)
     #: The end of the game: when it holds after a move, the phase is ``over``.
-    ended: Callable[[Any], bool] | None = None
+    ended: Callable[[S], bool] | None = None
     #: The state's key holding the phase.
     key: str = "phase"
     #: The phase of a finished game (added to ``phases`` when not declared; nobody acts in it).
     over: str = "over"
     #: The code refusing a move named by a phase, in another phase (``Move.phase_refusal``).
     refusal: str = "not_now"
-    by_name: dict[str, Phase] = field(init=False, repr=False, compare=False)
+    by_name: dict[str, Phase[S]] = field(init=False, repr=False, compare=False)
     #: Move type -> the phases it exists in.
     move_phases: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
@@ -98,7 +103,7 @@ class Flow:
         phases = list(self.phases)
         if not any(p.name == self.over for p in phases):
             phases.append(Phase(self.over))
-        by_name: dict[str, Phase] = {}
+        by_name: dict[str, Phase[S]] = {}
         for phase in phases:
             if phase.name in by_name:
                 raise ValueError(f"phase {phase.name!r} is declared twice")
@@ -118,7 +123,7 @@ class Flow:
     def names(self) -> list[str]:
         return list(self.by_name)
 
-    def to_act(self, state: Mapping[str, Any]) -> list[int]:
+    def to_act(self, state: S) -> list[int]:
         """The seats the phase of ``state`` waits for (nobody in an unknown phase)."""
         phase = self.by_name.get(state[self.key])
         return phase.to_act(state) if phase is not None else []
@@ -129,10 +134,10 @@ class Flow:
         return phase.help if phase is not None and phase.help else name
 
     # -- moving on --------------------------------------------------------------------------------------------
-    def advance(self, state: dict[str, Any], events: Iterable[Event]) -> None:
+    def advance(self, state: S, events: Iterable[Event]) -> None:
         """Set the phase ``events`` lead to (the last event that names one wins), or ``over`` if the game ended."""
         on = self.on
-        target: str | Callable[[Any], str] | None = None
+        target: Target[S] | None = None
         for event in events:
             leads = on.get(event.type)
             if leads is not None:
@@ -141,13 +146,15 @@ class Flow:
         if ended is not None and ended(state):
             target = self.over
         if target is not None:
-            state[self.key] = target if isinstance(target, str) else target(state)
+            phase = target if isinstance(target, str) else target(state)
+            writable: Any = state  # a TypedDict state is a Mapping to the type checker, a dict here
+            writable[self.key] = phase
 
-    def wrap(self, effect: Effect) -> Effect:
+    def wrap(self, effect: Effect[S]) -> Effect[S]:
         """``effect`` followed by the transition its events lead to (what the move table runs)."""
         advance = self.advance
 
-        def flowing(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
+        def flowing(state: S, action: ActionDict, rng: Rng) -> list[Event]:
             events = effect(state, action, rng)
             advance(state, events)
             return events

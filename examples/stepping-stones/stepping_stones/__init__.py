@@ -14,7 +14,7 @@ the far bank wins; if the questions run out first, whoever is furthest across wi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from mindtable.core.errors import InvalidOptions
 from mindtable.core.events import Event, Result
@@ -26,7 +26,7 @@ from mindtable.core.rng import Rng
 from mindtable.core.turns import left_of, new_turn, pass_turn
 from mindtable.trivia.bank import BankError, load_bank, shipped_bank_dir
 from mindtable.trivia.model import question_to_dict
-from mindtable.trivia.quiz import Ask, outcome
+from mindtable.trivia.quiz import Ask, AskResult, AskView, outcome
 from mindtable.trivia.quiz_bots import KnowledgeBot, KnowledgeProfile, Library
 from mindtable.trivia.step import QuizStep
 
@@ -71,7 +71,19 @@ def make_bot(seat: int, seed: int = 0, knows: float = 0.6, **params: Any) -> Kno
     return KnowledgeBot(seat, seed, library=library, profile=KnowledgeProfile(default=knows), **params)
 
 
-class SteppingStones(Game):
+class View(TypedDict):
+    """What a seat sees: whose turn, each player's stones, the river's length, the ask step, the last verdict."""
+
+    phase: str
+    turn: int
+    stones: list[int]
+    river: int
+    questions_left: int
+    ask: AskView | None
+    last: AskResult | None
+
+
+class SteppingStones(Game[State, View]):
     id = "stepping-stones"
     title = "Stepping Stones"
     min_players = 2
@@ -106,7 +118,7 @@ class SteppingStones(Game):
         FLOW.advance(state, _ask_next(state))
         return state
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> View:
         return {
             "phase": state["phase"],
             "turn": state["turn"]["seat"],

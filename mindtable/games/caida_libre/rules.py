@@ -17,7 +17,7 @@ import functools
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
@@ -34,7 +34,7 @@ from mindtable.trivia.bank import BankError, Problem
 from mindtable.trivia.categories import TopicMap
 from mindtable.trivia.judge import judge_answer
 from mindtable.trivia.model import question_from_dict
-from mindtable.trivia.quiz import Ask, ask_next, outcome
+from mindtable.trivia.quiz import Ask, AskView, ask_next, outcome
 from mindtable.trivia.sets import GameProfile, QuestionSet, load_set
 from mindtable.trivia.step import QuizStep
 
@@ -470,7 +470,35 @@ TOPIC_MAP = TopicMap(
 )
 
 
-class CaidaLibre(Game):
+class CaidaView(TypedDict):
+    """What a seat sees (``view``): the IQ scale and the pawns, who asks and who answers, the weapon and the card in
+    play, the ask step."""
+
+    phase: str
+    language: str
+    pack: str
+    #: Each seat's IQ, and the top of the scale.
+    iq: list[int]
+    top: int
+    scale: dict[str, Any]
+    board: Any
+    asker: int
+    answerer: int
+    #: The seat that started, and who chose it (``room`` or ``random``).
+    starter: dict[str, Any]
+    #: The answerer's weapon this turn (its kind, its seat, its target), if they stand on one.
+    weapon: dict[str, Any] | None
+    #: The card being asked: its type and how many of its questions were answered wrong.
+    card: dict[str, Any] | None
+    ask: AskView | None
+    #: The last card scored: its penalty, the weapon's effect, the pawns' moves, each question's result.
+    last: dict[str, Any] | None
+    played: int
+    deck: dict[str, int]
+    fallen: list[int]
+
+
+class CaidaLibre(Game[State, CaidaView]):
     id = "caida-libre"
     title = "Caída Libre"
     min_players = 2
@@ -571,7 +599,7 @@ class CaidaLibre(Game):
         FLOW.advance(state, _start_turn(state))
         return state
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> CaidaView:
         scale = state["scale"]
         card = state["card"]
         return {

@@ -19,7 +19,7 @@ import json
 import zlib
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
@@ -42,7 +42,7 @@ from mindtable.kit.tokens import (
     supply_view,
     take,
 )
-from mindtable.trivia.quiz import Ask, outcome
+from mindtable.trivia.quiz import Ask, AskView, outcome
 from mindtable.trivia.sets import GameProfile
 from mindtable.trivia.step import QuizStep
 
@@ -641,7 +641,40 @@ MOVES = MoveTable(
 )
 
 
-class CarreraDeMente(Game):
+class CarreraView(TypedDict):
+    """What a seat sees (``view``): the board and the pegs, the prizes, the step of the turn, the ask step."""
+
+    phase: str
+    #: Whose turn it is, the turn's number, who asks (the player on the right), the team member answering.
+    turn: int
+    turn_number: int
+    asker: int
+    member: str | None
+    members: list[list[str]]
+    language: str
+    board: dict[str, Any]
+    pegs: list[int]
+    #: The prize colours each seat holds, and the box's supply with every seat's tokens.
+    prizes: list[list[str]]
+    tokens: dict[str, Any]
+    titles: dict[str, Any]
+    #: The roll-off for the first player: each round's rolls by seat.
+    rolloff: list[dict[str, int]]
+    move_die: int | None
+    #: The square the peg stopped on: its colour, topic, star, the others on it, the question number's dice.
+    context: dict[str, Any] | None
+    lap_choices: list[str]
+    laps_pending: int
+    steal_from: list[int]
+    ask: AskView | None
+    #: The last question decided: its verdict, answer, who answered and asked, its topic and number.
+    last: dict[str, Any] | None
+    winner: int | None
+    variants: dict[str, bool]
+    house: dict[str, Any]
+
+
+class CarreraDeMente(Game[State, CarreraView]):
     id = "carrera-de-mente"
     title = "Carrera de Mente"
     min_players = 2
@@ -745,7 +778,7 @@ class CarreraDeMente(Game):
             if any(n > 1 for n in held.values()):
                 raise ValueError(f"tokens.held[{seat}]: a player holds at most one prize of each colour")
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> CarreraView:
         turn = state["turn"]["seat"]
         players = state["players"]
         pending = state["pending"]

@@ -33,7 +33,7 @@ import zlib
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import yaml
 
@@ -49,7 +49,7 @@ from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn,
 from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachable
 from mindtable.kit.dice import roll
 from mindtable.trivia.categories import TopicMap
-from mindtable.trivia.quiz import Ask, outcome
+from mindtable.trivia.quiz import Ask, AskView, outcome
 from mindtable.trivia.sets import CARD_CATEGORIES, GameProfile, load_set
 from mindtable.trivia.step import QuizStep
 
@@ -793,7 +793,50 @@ def _option_schema() -> tuple[Option, ...]:
     )
 
 
-class EestiMalumang(Game):
+class EestiView(TypedDict):
+    """What a seat sees (``view``): the board and the pieces, the Estonia cards, the piles, the step of the turn, the
+    question being asked and the last one decided."""
+
+    variant: str
+    language: str
+    phase: str
+    #: The seat placing its piece (setup), whose turn it is, and who reads to them (the player on the left).
+    placing: int | None
+    turn: int | None
+    asker: int | None
+    direction: str
+    start_rolls: list[dict[str, int]]
+    pawns: list[str | None]
+    #: The Estonia cards each seat holds by colour, and how many; the supply of each colour.
+    held: list[dict[str, int]]
+    cards: list[int]
+    supply: dict[str, int]
+    #: Question cards each seat kept (variant 2).
+    kept: list[int]
+    #: Right and wrong answers by seat and category.
+    stats: list[dict[str, list[int]]]
+    piles: list[int]
+    discard: int
+    die: int | None
+    #: The squares the die reaches, one per direction.
+    landings: list[dict[str, Any]]
+    #: The question being asked: the answering seat, the reader, the category, why it is asked.
+    asking: dict[str, Any] | None
+    ask: AskView | None
+    last: dict[str, Any] | None
+    winner: int | None
+    ended: str | None
+    ends_at: int | None
+    time_over: bool
+    teams: list[dict[str, Any]]
+    team_answer: str | None
+    categories: list[str]
+    board: dict[str, Any] | None
+    #: Whether each seat holds all six colours (standard game).
+    complete: list[bool]
+
+
+class EestiMalumang(Game[State, EestiView]):
     id = "eesti-malumang"
     title = "Eesti mälumäng"
     min_players = 2
@@ -896,10 +939,10 @@ class EestiMalumang(Game):
                 if square is not None and square not in board.squares:
                     raise ValueError(f"pawns[{seat}]: no square {square!r} on the board")
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> EestiView:
         turn = state["turn"]
         current = turn["seat"] if turn else None
-        out: dict[str, Any] = {
+        out: EestiView = {
             "variant": state["variant"],
             "language": state["options"]["language"],
             "phase": state["phase"],
