@@ -120,9 +120,6 @@ class Flow(Generic[S]):
         object.__setattr__(self, "move_phases", move_phases)
 
     # -- reading ----------------------------------------------------------------------------------------------
-    def names(self) -> list[str]:
-        return list(self.by_name)
-
     def to_act(self, state: S) -> list[int]:
         """The seats the phase of ``state`` waits for (nobody in an unknown phase)."""
         phase = self.by_name.get(state[self.key])
