@@ -11,6 +11,7 @@ from mindtable.core.errors import (
     UnknownGame,
 )
 from mindtable.core.events import Action, Deadline, Event, Result, events_for
+from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game
 from mindtable.core.match import Match, load_record, new_match, replay, replay_steps
 from mindtable.core.options import Option, validate_options
@@ -23,6 +24,7 @@ __all__ = [
     "Deadline",
     "Decision",
     "Event",
+    "Flow",
     "Game",
     "GameNotAvailable",
     "IllegalAction",
@@ -32,6 +34,7 @@ __all__ = [
     "MindtableError",
     "Observation",
     "Option",
+    "Phase",
     "RandomBot",
     "ReplayMismatch",
     "Result",

@@ -183,7 +183,7 @@ def _freeze(actions: list[dict[str, Any]]) -> tuple[Any, ...]:
     return tuple(tuple(sorted((k, repr(v)) for k, v in action.items())) for action in actions)
 
 
-def load_bot(game: Game, name: str, seat: int, seed: int = 0, **params: Any) -> Bot:
+def load_bot(game: Game[Any, Any], name: str, seat: int, seed: int = 0, **params: Any) -> Bot:
     """Build the bot called ``name`` for ``game``; unknown names get an error listing the known ones."""
     from mindtable.core.errors import InvalidOptions
     from mindtable.core.hooks import resolve

@@ -30,24 +30,36 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from mindtable.core.codes import describe, fresh
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Deadline, Event, Result
-from mindtable.core.moves import MoveTable
+from mindtable.core.moves import ActionDict, MoveTable, S, State
 from mindtable.core.options import Option
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
     from mindtable.core.bots import Bot
     from mindtable.core.rng import Rng
 
-State = dict[str, Any]
-ActionDict = dict[str, Any]
+    #: The type of what ``view`` returns: a game's ``TypedDict`` (``Game[State, MyView]``); any by default.
+    V = TypeVar("V", bound=Mapping[str, Any], default=Any)
+else:
+    from typing import TypeVar
+
+    V = TypeVar("V")
+
+__all__ = ["ActionDict", "Game", "State"]
 
 
-class Game(ABC):
-    """Base class of a game's rules. Subclasses are stateless; all state lives in the ``state`` dict."""
+class Game(ABC, Generic[S, V]):
+    """Base class of a game's rules. Subclasses are stateless; all state lives in the ``state`` dict.
+
+    ``Game[S, V]``: ``S`` is the type of the state (plain JSON, ``dict[str, Any]`` unless the game declares a
+    ``TypedDict``), ``V`` the type of a view (a game's ``TypedDict`` of what a seat sees).
+    """
 
     id: ClassVar[str]
     title: ClassVar[str]
@@ -88,7 +100,7 @@ class Game(ABC):
     #: page as package data there, beside its rules).
     web_assets: ClassVar[str | os.PathLike[str] | None] = None
     #: The moves of the game, each declared once (see :mod:`mindtable.core.moves`).
-    moves: ClassVar[MoveTable | None] = None
+    moves: ClassVar[MoveTable[Any] | None] = None
     #: Reason codes -> English template with ``{parameters}`` (see :mod:`mindtable.core.codes`).
     codes: ClassVar[Mapping[str, str]] = {}
     #: Reason code -> the parameters that name a seat (a seat number or a list of them), which surfaces say as
@@ -110,31 +122,34 @@ class Game(ABC):
         return options
 
     @abstractmethod
-    def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> State: ...
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: Rng) -> S: ...
 
     # -- moves: listing, checking and applying all come from the move table ----------------------------
-    def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[ActionDict]:
+    def legal_actions(self, state: S, seat: int, at: int | None = None) -> list[ActionDict]:
         """The actions ``seat`` may take now: one entry per listed choice, typed inputs as ``"inputs"``."""
         table = self.moves if self.moves is not None else self._table()
         return table.legal_actions(state, seat, at)
 
-    def normalize_action(self, state: State, action: Mapping[str, Any]) -> ActionDict:
+    def normalize_action(self, state: S, action: Mapping[str, Any]) -> ActionDict:
         """``action`` reduced to its move's declared fields, defaults filled in; refusals raise IllegalAction."""
         table = self.moves if self.moves is not None else self._table()
         return table.normalize(state, action)
 
-    def check(self, state: State, action: Mapping[str, Any]) -> None:
+    def check(self, state: S, action: Mapping[str, Any]) -> None:
         """Raise :class:`IllegalAction` if ``action`` is not allowed now; never changes ``state``."""
         self.normalize_action(state, action)
 
-    def apply(self, state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    def apply(self, state: S, action: dict[str, Any], rng: Rng) -> list[Event]:
         """Change ``state`` for a normalised action that passed the check; return the events."""
         table = self.moves if self.moves is not None else self._table()
         return table.by_type[action["type"]].effect(state, action, rng)
 
-    def to_act(self, state: State, players: int) -> list[int]:
-        """The seats expected to act now (whose turn it is). Default: every seat with a move open to it."""
+    def to_act(self, state: S, players: int) -> list[int]:
+        """The seats expected to act now (whose turn it is). Default: who the phase waits for, when the table has a
+        turn flow (:mod:`mindtable.core.flow`), else every seat with a move open to it."""
         table = self._table()
+        if table.flow is not None:
+            return table.flow.to_act(state)
         return [seat for seat in range(players) if table.open_to(state, seat)]
 
     def explain(self, error: IllegalAction) -> IllegalAction:
@@ -148,11 +163,11 @@ class Game(ABC):
         """A digest of the content files (tiles, decks, questions) the rules read while a match runs."""
         return None
 
-    def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
+    def secrets(self, state: S, players: int) -> list[tuple[tuple[int, ...], str]]:
         """For tests: ``(seats allowed, text)`` pairs; ``text`` must never appear in another seat's JSON."""
         return []
 
-    def _table(self) -> MoveTable:
+    def _table(self) -> MoveTable[Any]:
         table = self.moves
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} declares no move table (Game.moves)")
@@ -174,9 +189,9 @@ class Game(ABC):
         return folder if folder.is_dir() else None
 
     @abstractmethod
-    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def view(self, state: S, seat: int | None) -> V: ...
 
-    def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+    def views(self, state: S, seats: Sequence[int]) -> dict[int, V]:
         """``view(state, seat)`` for each of ``seats`` at once (the driver asks for every bot's view each step).
 
         A game may build the part every seat sees once and share it: views returned together may share their
@@ -185,12 +200,12 @@ class Game(ABC):
         return {seat: self.view(state, seat) for seat in seats}
 
     @abstractmethod
-    def result(self, state: State) -> Result | None: ...
+    def result(self, state: S) -> Result | None: ...
 
-    def next_deadline(self, state: State) -> Deadline | None:
+    def next_deadline(self, state: S) -> Deadline | None:
         return None
 
-    def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
+    def validate_state(self, state: S, players: int, options: Mapping[str, Any]) -> None:
         """Raise ValueError naming the field if a loaded state breaks an invariant. Default: accept."""
         return None
 

@@ -309,7 +309,7 @@ class Match:
         """What ``seat`` may see, JSON-ready; ``None`` is a spectator. ``"to_act"`` lists whose turn it is."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.players):
             self._check_seat(seat, None)
-        view = self.game.view(self.state, seat)
+        view: dict[str, Any] = self.game.view(self.state, seat)
         view["to_act"] = [] if self._result is not None else self.game.to_act(self.state, self.players)
         return view
 

@@ -36,24 +36,39 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from mindtable.core.codes import MAX_TIME_MS, fresh, refuse
 from mindtable.core.errors import IllegalAction
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
     from mindtable.core.events import Event
+    from mindtable.core.flow import Flow
     from mindtable.core.rng import Rng
 
+    #: The type of a game's state: plain JSON, a ``dict[str, Any]`` unless the game declares a ``TypedDict``
+    #: (``Game[MyState]``, ``MoveTable[MyState]``, ``Gate[MyState]``...).
+    S = TypeVar("S", bound=Mapping[str, Any], default=dict[str, Any])
+else:
+    from typing import TypeVar
+
+    S = TypeVar("S")
+
+#: A game's state, as the core keeps it: plain JSON.
 State = dict[str, Any]
+#: An action as the move table hands it to an effect: normalised, its declared fields only.
+ActionDict = dict[str, Any]
 #: ``gate(state, seat, at)`` returns the refusal (:func:`~mindtable.core.codes.refuse`) when the move is not
 #: open to ``seat`` now, else ``None`` (``at`` may be None). Returning, not raising, keeps listing cheap.
-Gate = Callable[[State, Any, Any], "IllegalAction | None"]
-Effect = Callable[[State, dict[str, Any], "Rng"], "list[Event]"]
+Gate = Callable[[S, Any, Any], "IllegalAction | None"]
+#: ``effect(state, action, rng)`` changes the state for a checked action and returns the events.
+Effect = Callable[[S, ActionDict, "Rng"], "list[Event]"]
 #: A domain: the values allowed now (``None`` in it means "may be left out").
-Domain = Callable[[State, Any], Sequence[Any]]
+Domain = Callable[[S, Any], Sequence[Any]]
 
 #: Keys every action may carry besides its parameters.
 ENVELOPE = ("type", "seat", "at")
@@ -61,12 +76,12 @@ TEXT_LIMIT = 500
 SAFE_INT = 2**53
 
 
-def _always(state: State, seat: Any, at: Any) -> IllegalAction | None:
+def _always(state: Any, seat: Any, at: Any) -> IllegalAction | None:
     return None
 
 
 @dataclass(frozen=True, slots=True)
-class Param:
+class Param(Generic[S]):
     """One parameter of a move.
 
     ``kind`` is ``"choice"`` (one of ``domain(state, seat)``, each listed as its own legal action), ``"int"``
@@ -80,47 +95,47 @@ class Param:
 
     name: str
     kind: str = "choice"
-    domain: Domain | None = None
-    minimum: int | Callable[[State, Any], int] | None = None
-    maximum: int | Callable[[State, Any], int] | None = None
+    domain: Domain[S] | None = None
+    minimum: int | Callable[[S, Any], int] | None = None
+    maximum: int | Callable[[S, Any], int] | None = None
     max_length: int = TEXT_LIMIT
     optional: bool = False
-    default: Callable[[State, Any], Any] | None = None
-    explain: Callable[[State, Any, Any], IllegalAction] | None = None
-    labels: Callable[[State, Any], Mapping[Any, str]] | None = None
+    default: Callable[[S, Any], Any] | None = None
+    explain: Callable[[S, Any, Any], IllegalAction] | None = None
+    labels: Callable[[S, Any], Mapping[Any, str]] | None = None
     help: str = ""
 
     @classmethod
     def choice(
         cls,
         name: str,
-        domain: Domain,
+        domain: Domain[S],
         *,
-        default: Callable[[State, Any], Any] | None = None,
-        explain: Callable[[State, Any, Any], IllegalAction] | None = None,
-        labels: Callable[[State, Any], Mapping[Any, str]] | None = None,
+        default: Callable[[S, Any], Any] | None = None,
+        explain: Callable[[S, Any, Any], IllegalAction] | None = None,
+        labels: Callable[[S, Any], Mapping[Any, str]] | None = None,
         help: str = "",
-    ) -> Param:
+    ) -> Param[S]:
         return cls(name, "choice", domain=domain, default=default, explain=explain, labels=labels, help=help)
 
     @classmethod
     def integer(
         cls,
         name: str,
-        minimum: int | Callable[[State, Any], int],
-        maximum: int | Callable[[State, Any], int],
+        minimum: int | Callable[[S, Any], int],
+        maximum: int | Callable[[S, Any], int],
         *,
         optional: bool = False,
         help: str = "",
-    ) -> Param:
+    ) -> Param[S]:
         return cls(name, "int", minimum=minimum, maximum=maximum, optional=optional, help=help)
 
     @classmethod
-    def text(cls, name: str, *, max_length: int = TEXT_LIMIT, optional: bool = False, help: str = "") -> Param:
+    def text(cls, name: str, *, max_length: int = TEXT_LIMIT, optional: bool = False, help: str = "") -> Param[S]:
         return cls(name, "text", max_length=max_length, optional=optional, help=help)
 
     @classmethod
-    def flag(cls, name: str, *, optional: bool = True, help: str = "") -> Param:
+    def flag(cls, name: str, *, optional: bool = True, help: str = "") -> Param[S]:
         return cls(name, "bool", optional=optional, help=help)
 
     @property
@@ -128,12 +143,12 @@ class Param:
         """Whether each allowed value is listed as its own legal action (choices), or typed (inputs)."""
         return self.kind == "choice"
 
-    def bounds(self, state: State, seat: Any) -> tuple[int, int]:
+    def bounds(self, state: S, seat: Any) -> tuple[int, int]:
         low = self.minimum(state, seat) if callable(self.minimum) else self.minimum
         high = self.maximum(state, seat) if callable(self.maximum) else self.maximum
         return (-(2**53) if low is None else low), (2**53 if high is None else high)
 
-    def schema(self, state: State, seat: Any) -> dict[str, Any]:
+    def schema(self, state: S, seat: Any) -> dict[str, Any]:
         """The input description a surface shows (an input box, a number field, a checkbox)."""
         data: dict[str, Any] = {"name": self.name, "kind": self.kind}
         if self.kind == "int":
@@ -145,7 +160,7 @@ class Param:
             data["help"] = self.help
         return data
 
-    def accept(self, state: State, seat: Any, action_type: str, value: Any) -> Any:
+    def accept(self, state: S, seat: Any, action_type: str, value: Any) -> Any:
         """``value`` normalised (texts stripped), or a refusal explaining what is allowed."""
         if self.kind == "choice":
             allowed = self.domain(state, seat) if self.domain is not None else ()
@@ -188,7 +203,7 @@ class Param:
             raise refuse("bad_value", action=action_type, field=self.name, allowed="true or false", value=_show(value))
         return value
 
-    def _describe(self, state: State, seat: Any) -> str:
+    def _describe(self, state: S, seat: Any) -> str:
         if self.kind == "text":
             return f"text of 1 to {self.max_length} characters"
         if self.kind == "int":
@@ -196,7 +211,7 @@ class Param:
             return f"a whole number from {low} to {high}"
         return "true or false"
 
-    def fits(self, state: State, seat: Any, value: Any) -> bool:
+    def fits(self, state: S, seat: Any, value: Any) -> bool:
         """Whether a typed value satisfies this input's schema (for the conformance test and the random bot)."""
         try:
             self.accept(state, seat, "?", value)
@@ -234,7 +249,7 @@ def _allowed_text(values: Sequence[Any]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(Generic[S]):
     """One move of a game: its type, who may make it and when, its parameters and its effect.
 
     ``system`` moves are made by the game itself (a timer, delivered by whoever drives the match) and carry no
@@ -244,9 +259,9 @@ class Move:
     """
 
     type: str
-    effect: Effect
-    gate: Gate = _always
-    params: tuple[Param, ...] = ()
+    effect: Effect[S]
+    gate: Gate[S] = _always
+    params: tuple[Param[S], ...] = ()
     system: bool = False
     help: str = ""
     phases: tuple[str, ...] = ()
@@ -257,7 +272,7 @@ class Move:
         object.__setattr__(self, "fields", frozenset((*ENVELOPE, *(p.name for p in self.params))))
 
 
-class MoveTable:
+class MoveTable(Generic[S]):
     """A game's moves by type, and the listing, checking and normalising that all come from them."""
 
     __slots__ = (
@@ -266,16 +281,23 @@ class MoveTable:
         "_listers",
         "by_type",
         "checks",
+        "flow",
         "moves",
         "phase_key",
         "player_moves",
         "types",
     )
 
-    def __init__(self, moves: Iterable[Move], *, phase_key: str | None = None) -> None:
-        self.moves: tuple[Move, ...] = tuple(moves)
+    def __init__(self, moves: Iterable[Move[S]], *, phase_key: str | None = None, flow: Flow[S] | None = None) -> None:
+        self.moves: tuple[Move[S], ...] = tuple(moves) if flow is None else _flowing(tuple(moves), flow)
+        if flow is not None:
+            if phase_key not in (None, flow.key):
+                raise ValueError(f"phase_key {phase_key!r} is not the flow's key {flow.key!r}")
+            phase_key = flow.key
+        #: The turn flow (:mod:`mindtable.core.flow`): the phases, who acts in each, the transitions.
+        self.flow = flow
         self.phase_key = phase_key
-        self.by_type: dict[str, Move] = {}
+        self.by_type: dict[str, Move[S]] = {}
         for move in self.moves:
             if move.type in self.by_type:
                 raise ValueError(f"move {move.type!r} is declared twice")
@@ -298,7 +320,7 @@ class MoveTable:
         self.checks = {m.type: _compile_check(self, m) for m in self.moves if len(m.type) <= 64}
 
     # -- listing --------------------------------------------------------------------------------------
-    def legal_actions(self, state: State, seat: int, at: int | None = None) -> list[dict[str, Any]]:
+    def legal_actions(self, state: S, seat: int, at: int | None = None) -> list[dict[str, Any]]:
         """Every action open to ``seat`` now: one per combination of listed choices, with typed inputs."""
         key = self.phase_key
         free = self._list_free
@@ -310,7 +332,7 @@ class MoveTable:
         picks from, for a caller that lists often (``Match.legal_actions``)."""
         return self.phase_key, self._listers, self._list_free
 
-    def _entries(self, move: Move, state: State, seat: int) -> list[dict[str, Any]]:
+    def _entries(self, move: Move[S], state: S, seat: int) -> list[dict[str, Any]]:
         """The listed entries of a move with parameters (a move with one listed choice is listed inline by the
         generated listing, see :func:`_single`)."""
         listed = [p for p in move.params if p.listed]
@@ -332,16 +354,16 @@ class MoveTable:
             entries.append(entry)
         return entries
 
-    def open_to(self, state: State, seat: int, at: int | None = None) -> bool:
+    def open_to(self, state: S, seat: int, at: int | None = None) -> bool:
         """Whether any move's gate is open to ``seat`` now (parameters not considered)."""
         return any(self._refusal(move, state, seat, at) is None for move in self.player_moves)
 
-    def _refusal(self, move: Move, state: State, seat: Any, at: Any) -> IllegalAction | None:
+    def _refusal(self, move: Move[S], state: S, seat: Any, at: Any) -> IllegalAction | None:
         if move.phases and state[self.phase_key or ""] not in move.phases:
             return refuse(move.phase_refusal, action=move.type)
         return move.gate(state, seat, at)
 
-    def labels(self, state: State, seat: int) -> dict[str, dict[str, Any]]:
+    def labels(self, state: S, seat: int) -> dict[str, dict[str, Any]]:
         """Labels for listed choices, by move type and parameter (for surfaces)."""
         out: dict[str, dict[str, Any]] = {}
         for move in self.player_moves:
@@ -353,7 +375,7 @@ class MoveTable:
         return out
 
     # -- checking -------------------------------------------------------------------------------------
-    def normalize(self, state: State, action: Mapping[str, Any]) -> dict[str, Any]:
+    def normalize(self, state: S, action: Mapping[str, Any]) -> dict[str, Any]:
         """``action`` checked against its move and reduced to its declared fields, defaults filled in.
 
         Raises :class:`IllegalAction` (with a code and parameters) when the move is not open or a field is not
@@ -396,7 +418,7 @@ class MoveTable:
         return result
 
     def quick_normalize(
-        self, state: State, action: dict[str, Any], players: int, clock: int, realtime: bool
+        self, state: S, action: dict[str, Any], players: int, clock: int, realtime: bool
     ) -> dict[str, Any] | None:
         """:meth:`normalize` for a plain dict on the usual path, or ``None`` to let the full path check it.
 
@@ -410,7 +432,7 @@ class MoveTable:
         check = self.checks.get(kind)
         return None if check is None else check(state, action, players, clock, realtime)
 
-    def covers(self, listed: Iterable[Mapping[str, Any]], action: Mapping[str, Any], state: State) -> bool:
+    def covers(self, listed: Iterable[Mapping[str, Any]], action: Mapping[str, Any], state: S) -> bool:
         """Whether a normalised ``action`` is one of the ``listed`` actions (typed inputs within their schema)."""
         move = self.by_type.get(action.get("type", ""))
         if move is None:
@@ -426,6 +448,24 @@ class MoveTable:
             if all(p.fits(state, action.get("seat"), action.get(name)) for name, p in typed.items()):
                 return True
         return False
+
+
+def _flowing(moves: tuple[Move[S], ...], flow: Flow[S]) -> tuple[Move[S], ...]:
+    """The moves with the phases the flow names them in, each effect followed by the flow's transition."""
+    known = {m.type for m in moves}
+    unknown = [name for name in flow.move_phases if name not in known]
+    if unknown:
+        raise ValueError(f"the flow's phases name moves that are not declared: {', '.join(unknown)}")
+    out = []
+    for move in moves:
+        phases = flow.move_phases.get(move.type)
+        if phases is not None:
+            if move.phases:
+                raise ValueError(f"move {move.type!r} declares its phases and the flow names it too: say it once")
+            refusal = move.phase_refusal if move.phase_refusal != "not_now" else flow.refusal
+            move = replace(move, phases=phases, phase_refusal=refusal)
+        out.append(replace(move, effect=flow.wrap(move.effect)))
+    return tuple(out)
 
 
 # -- compiling ------------------------------------------------------------------------------------------------
@@ -448,7 +488,7 @@ def _compile(name: str, lines: list[str], namespace: dict[str, Any]) -> Callable
 
 
 def _compile_listing(
-    table: MoveTable, entries: tuple[Any, ...], name: str = "listing"
+    table: MoveTable[Any], entries: tuple[Any, ...], name: str = "listing"
 ) -> Callable[..., list[dict[str, Any]]]:
     """``legal_actions`` for the moves of ``entries`` (a phase's listing), as one generated function."""
     namespace: dict[str, Any] = {"table": table}
@@ -482,7 +522,7 @@ def _compile_listing(
     return _compile(name, lines, namespace)
 
 
-def _compile_check(table: MoveTable, move: Move, name: str = "check") -> Callable[..., dict[str, Any] | None]:
+def _compile_check(table: MoveTable[Any], move: Move[Any], name: str = "check") -> Callable[..., dict[str, Any] | None]:
     """:meth:`MoveTable.quick_normalize` for one move type, as one generated function."""
     namespace: dict[str, Any] = {
         "fields": move.fields,
@@ -554,7 +594,7 @@ def _compile_check(table: MoveTable, move: Move, name: str = "check") -> Callabl
     return _compile(name, lines, namespace)
 
 
-def _single(move: Move) -> tuple[str, Domain, bool] | None:
+def _single(move: Move[Any]) -> tuple[str, Domain[Any], bool] | None:
     """The listing fast path: a move with exactly one parameter, a listed choice."""
     if len(move.params) != 1:
         return None

@@ -24,13 +24,34 @@ play passes to the player on one's left) goes 0, 1, 2, …; *anticlockwise* the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
 from mindtable.core.rng import Rng
 
 CLOCKWISE, ANTICLOCKWISE = 1, -1
 
-Turn = dict[str, Any]
+
+class Turn(TypedDict):
+    """A turn record, as the state keeps it (plain JSON)."""
+
+    #: Whose turn it is.
+    seat: int
+    players: int
+    #: ``CLOCKWISE`` (1) or ``ANTICLOCKWISE`` (-1).
+    direction: int
+    #: Extra turns the current seat is owed ("roll again").
+    extra: int
+    #: Seats out of the game, sorted.
+    out: list[int]
+    #: Turns begun so far (the first is 1).
+    number: int
+
+
+class Team(TypedDict):
+    """A seat played by several people: their names in answering order, and whose go it is."""
+
+    members: list[str]
+    next: int
 
 
 def left_of(seat: int, players: int, direction: int = CLOCKWISE) -> int:
@@ -118,7 +139,7 @@ def roll_off(rng: Rng, seats: Sequence[int], sides: int = 6) -> tuple[int, list[
 
 
 # -- teams -------------------------------------------------------------------------------------------
-def new_teams(members: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
+def new_teams(members: Sequence[Sequence[str]]) -> list[Team]:
     """Teams for seats played by several people: ``members[seat]`` are the names, in answering order.
 
     >>> teams = new_teams([["Ann", "Bo"], ["Cy"]])
@@ -128,7 +149,7 @@ def new_teams(members: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
     return [{"members": list(names), "next": 0} for names in members]
 
 
-def answerer(teams: Sequence[dict[str, Any]], seat: int) -> str | None:
+def answerer(teams: Sequence[Team], seat: int) -> str | None:
     """Who in ``seat``'s team answers now (``None`` for a seat without named members)."""
     team = teams[seat]
     if not team["members"]:
@@ -136,7 +157,7 @@ def answerer(teams: Sequence[dict[str, Any]], seat: int) -> str | None:
     return str(team["members"][team["next"] % len(team["members"])])
 
 
-def rotate(teams: Sequence[dict[str, Any]], seat: int) -> str | None:
+def rotate(teams: Sequence[Team], seat: int) -> str | None:
     """Pass the answering to the next member of ``seat``'s team; returns who answers next."""
     team = teams[seat]
     if team["members"]:

@@ -57,7 +57,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
@@ -67,7 +67,103 @@ from mindtable.trivia.judge import HouseRules, judge_answer
 from mindtable.trivia.model import OPTION_LETTERS, Card, Question, question_from_dict
 
 State = dict[str, Any]
-Ask = dict[str, Any]
+
+
+class Suggestion(TypedDict):
+    """The judge's verdict on an answer, as JSON (:func:`suggest`); a list question adds its counts."""
+
+    correct: bool
+    #: The judge's reason as a code with parameters, and in English.
+    code: str
+    params: dict[str, Any]
+    reason: str
+    #: Whether the answer came after the options were read out.
+    with_options: bool
+    named: NotRequired[int]
+    needed: NotRequired[int]
+    missing: NotRequired[int]
+    items: NotRequired[list[str]]
+
+
+class Verdict(Suggestion, total=False):
+    """The verdict that counts: the suggestion as it was decided, who decided it (``by``, one of
+    :data:`DECIDERS`, and ``seat``, ``None`` for the system), whether it went against the judge, a vote's count."""
+
+    by: str
+    seat: int | None
+    overruled: bool
+    votes: dict[str, int]
+
+
+class AskResult(Verdict):
+    """A decided question of the card, shown to everyone: which it was, its answer, what was given."""
+
+    index: int
+    prompt: str
+    answer: str
+    given: str | None
+
+
+class Ask(TypedDict):
+    """The ask step as the state keeps it (``state["ask"]``): plain JSON. See :func:`open_ask`."""
+
+    card: dict[str, Any]
+    reader: int
+    answerers: list[int]
+    voters: list[int]
+    #: One of :data:`PHASES`.
+    phase: str
+    index: int | None
+    choices: list[int] | None
+    asked: list[int]
+    #: One of :data:`OPTION_MODES`.
+    options: str
+    options_shown: bool
+    draft: str | None
+    given: str | None
+    passed: bool
+    opened_at: int
+    time_limit_ms: int | None
+    deadline: int | None
+    confirm_ms: int | None
+    judge_deadline: int | None
+    vote: bool
+    votes: dict[str, str]
+    rules: dict[str, Any]
+    suggestion: Suggestion | Verdict | None
+    verdict: Verdict | None
+    results: list[AskResult]
+
+
+class AskView(TypedDict):
+    """What a seat sees of the step (:func:`ask_view`): the reader also gets ``card`` (with its answers) and the
+    judge's ``suggestion``, which everyone sees once the question is decided or put to the vote."""
+
+    phase: str
+    #: ``reader``, ``answerer``, ``voter`` or ``watcher``.
+    role: str
+    reader: int
+    answerers: list[int]
+    headings: dict[str, Any]
+    choices: list[int] | None
+    question: dict[str, Any] | None
+    options_available: bool
+    options_shown: bool
+    draft: str | None
+    given: str | None
+    passed: bool
+    deadline: int | None
+    judge_deadline: int | None
+    vote: bool
+    votes: dict[str, str]
+    waiting: list[int]
+    verdict: Verdict | None
+    results: list[AskResult]
+    card: NotRequired[dict[str, Any]]
+    suggestion: NotRequired[Suggestion | Verdict | None]
+
+
+#: What a game's ``on_decided(state, ask, rng)`` is: called once a verdict counts, it returns the game's events.
 OnDecided = Callable[[State, Ask, Any], list[Event]]
 
 #: Phases of the step.
@@ -192,15 +288,17 @@ def ask_next(ask: Ask, question: int | str, at: int | None = None) -> list[Event
     """Ask another question of the same card (Caída Libre's shootout, fake news, more or less)."""
     index = Card.from_dict(ask["card"]).question(question)[0]
     ask.update(
-        phase="answer",
-        options_shown=False,
-        draft=None,
-        given=None,
-        passed=False,
-        suggestion=None,
-        verdict=None,
-        votes={},
-        judge_deadline=None,
+        {
+            "phase": "answer",
+            "options_shown": False,
+            "draft": None,
+            "given": None,
+            "passed": False,
+            "suggestion": None,
+            "verdict": None,
+            "votes": {},
+            "judge_deadline": None,
+        }
     )
     return _start_question(ask, index, at or 0)
 
@@ -292,7 +390,7 @@ def ask_deadline(ask: Ask | None) -> Deadline | None:
     return None
 
 
-def ask_view(ask: Ask | None, seat: int | None) -> dict[str, Any] | None:
+def ask_view(ask: Ask | None, seat: int | None) -> AskView | None:
     """What ``seat`` may see of the step: the reader also gets the card with its answers (``card``) and the
     judge's suggestion; everyone sees the headings, the question being asked, what was typed, and each
     decided question with its answer."""
@@ -308,7 +406,7 @@ def ask_view(ask: Ask | None, seat: int | None) -> dict[str, Any] | None:
         if seat in ask["voters"]
         else "watcher"
     )
-    out: dict[str, Any] = {
+    out: AskView = {
         "phase": ask["phase"],
         "role": role,
         "reader": ask["reader"],
@@ -393,12 +491,12 @@ def ask_secrets(ask: Ask | None) -> list[tuple[tuple[int, ...], str]]:
     return out
 
 
-def outcome(ask: Ask) -> dict[str, Any]:
+def outcome(ask: Ask) -> Verdict:
     """The decided verdict of the current question (``correct``, ``named``/``missing`` for lists,
     ``with_options``, ``by``, ``seat``…)."""
     if ask["verdict"] is None:
         raise ValueError("the verdict is not decided yet")
-    return dict(ask["verdict"])
+    return ask["verdict"].copy()
 
 
 # --- judging ------------------------------------------------------------------------------------------------
@@ -411,7 +509,7 @@ def _json_params(params: Sequence[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def suggest(ask: Ask, text: str) -> dict[str, Any]:
+def suggest(ask: Ask, text: str) -> Suggestion:
     """The judge's verdict on ``text`` for the current question, as JSON: a suggestion for the reader.
 
     Option letters count only once the options were read out: before that the question is judged without
@@ -425,7 +523,7 @@ def suggest(ask: Ask, text: str) -> dict[str, Any]:
         verdict = judge_answer(judged, text, **ask["rules"])
     except InvalidOptions:  # checked when the step opened; never expected here
         raise
-    out: dict[str, Any] = {
+    out: Suggestion = {
         "correct": verdict.correct,
         "code": verdict.code,
         "params": _json_params(verdict.params),
@@ -435,22 +533,28 @@ def suggest(ask: Ask, text: str) -> dict[str, Any]:
     if q.kind == "list":
         needed = q.count or len(q.items)
         out.update(
-            named=needed - verdict.missing, needed=needed, missing=verdict.missing, items=list(verdict.matched_items)
+            {
+                "named": needed - verdict.missing,
+                "needed": needed,
+                "missing": verdict.missing,
+                "items": list(verdict.matched_items),
+            }
         )
     return out
 
 
-def _decide(ask: Ask, verdict: dict[str, Any], by: str, seat: int | None) -> list[Event]:
-    ask["verdict"] = {**verdict, "by": by, "seat": seat}
+def _decide(ask: Ask, verdict: Suggestion | Verdict, by: str, seat: int | None) -> list[Event]:
+    decided: Verdict = {**verdict, "by": by, "seat": seat}
+    ask["verdict"] = decided
     ask["phase"] = "decided"
     ask["judge_deadline"] = None
     q = current_question(ask)
-    result = {
-        "index": ask["index"],
+    result: AskResult = {
+        "index": cast(int, ask["index"]),
         "prompt": q.prompt,
         "answer": q.display_answer,
         "given": ask["given"],
-        **ask["verdict"],
+        **decided,
     }
     ask["results"].append(result)
     return [Event("ask_decided", result)]
@@ -462,12 +566,12 @@ def _decide(ask: Ask, verdict: dict[str, Any], by: str, seat: int | None) -> lis
 OVERRULED_CODES = ("overruled_right", "overruled_wrong")
 
 
-def _flip(suggestion: dict[str, Any], named: int | None) -> dict[str, Any]:
-    verdict = dict(suggestion)
+def _flip(suggestion: Suggestion | Verdict, named: int | None) -> Verdict:
+    verdict: Verdict = {**suggestion}
     if "needed" in verdict:
         needed = verdict["needed"]
         count = named if named is not None else (0 if verdict["correct"] else needed)
-        verdict.update(named=count, missing=needed - count, correct=count >= needed)
+        verdict.update({"named": count, "missing": needed - count, "correct": count >= needed})
     else:
         verdict["correct"] = bool(named) if named is not None else not verdict["correct"]
     verdict["overruled"] = verdict["correct"] != suggestion["correct"] or verdict.get("named") != suggestion.get(
@@ -478,7 +582,7 @@ def _flip(suggestion: dict[str, Any], named: int | None) -> dict[str, Any]:
     return verdict
 
 
-def _reason_of_overrule(verdict: dict[str, Any], suggestion: dict[str, Any]) -> None:
+def _reason_of_overrule(verdict: Verdict, suggestion: Suggestion | Verdict) -> None:
     """The reason of an overruled verdict, made to say what was decided (its one source: every game's overrule
     and vote go through :func:`_flip`)."""
     judged = suggestion.get("code", "")
@@ -614,16 +718,17 @@ def _gates(key: str) -> dict[str, Callable[[State, Any, Any], IllegalAction | No
 # --- the moves ------------------------------------------------------------------------------------------------
 
 
-def _tally(ask: Ask) -> tuple[dict[str, Any], str]:
+def _tally(ask: Ask) -> tuple[Verdict, str]:
     votes = list(ask["votes"].values())
     right, wrong = votes.count("right"), votes.count("wrong")
     suggestion = ask["suggestion"]
+    assert suggestion is not None, "a vote is on an answer the judge has made a suggestion on"
     if right == wrong:
         return {**suggestion, "overruled": False, "votes": {"right": right, "wrong": wrong}}, "vote"
-    verdict = _flip(suggestion, None) if (right > wrong) != suggestion["correct"] else dict(suggestion)
+    verdict: Verdict = _flip(suggestion, None) if (right > wrong) != suggestion["correct"] else {**suggestion}
     verdict.setdefault("overruled", False)
     if "needed" in verdict and right > wrong:
-        verdict.update(named=verdict["needed"], missing=0, correct=True)
+        verdict.update({"named": verdict["needed"], "missing": 0, "correct": True})
     verdict["votes"] = {"right": right, "wrong": wrong}
     return verdict, "vote"
 
@@ -660,18 +765,24 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
     def do_pass(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
         ask = state[key]
         ask["passed"] = True
-        verdict = {"correct": False, "code": "empty", "params": {}, "reason": "passed", "with_options": False}
+        verdict: Suggestion = {
+            "correct": False,
+            "code": "empty",
+            "params": {},
+            "reason": "passed",
+            "with_options": False,
+        }
         q = current_question(ask)
         if q.kind == "list":
             needed = q.count or len(q.items)
-            verdict.update(named=0, needed=needed, missing=needed, items=[])
+            verdict.update({"named": 0, "needed": needed, "missing": needed, "items": []})
         ask["suggestion"] = verdict
         events = [Event("ask_passed", {"seat": action["seat"]})]
         return finish(state, events + _decide(ask, verdict, "pass", action["seat"]), rng)
 
     def do_confirm(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
         ask = state[key]
-        verdict = {**ask["suggestion"], "overruled": False}
+        verdict = cast(Verdict, {**ask["suggestion"], "overruled": False})
         return finish(state, _decide(ask, verdict, "reader", action["seat"]), rng)
 
     def do_overrule(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
@@ -699,7 +810,7 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
         events = [Event("ask_time_up", {"text": text})]
         if not text:
             ask["given"] = ""
-            verdict = {
+            verdict: Suggestion = {
                 "correct": False,
                 "code": "empty",
                 "params": {},
@@ -709,7 +820,7 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
             q = current_question(ask)
             if q.kind == "list":
                 needed = q.count or len(q.items)
-                verdict.update(named=0, needed=needed, missing=needed, items=[])
+                verdict.update({"named": 0, "needed": needed, "missing": needed, "items": []})
             ask["suggestion"] = verdict
             return finish(state, events + _decide(ask, verdict, "timeout", None), rng)
         answerer_seat = ask["answerers"][0]
@@ -720,7 +831,7 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
         if ask["phase"] == "vote" and ask["votes"]:
             verdict, by = _tally(ask)
         else:
-            verdict, by = {**ask["suggestion"], "overruled": False}, "timeout"
+            verdict, by = cast(Verdict, {**ask["suggestion"], "overruled": False}), "timeout"
         return finish(state, _decide(ask, verdict, by, None), rng)
 
     def choices(state: State, seat: Any) -> list[int]:

@@ -51,6 +51,7 @@ from mindtable.trivia.quiz import (
     ASK_CODES,
     ASK_SEAT_PARAMS,
     Ask,
+    AskView,
     OnDecided,
     State,
     ask_deadline,
@@ -212,7 +213,7 @@ class QuizStep:
         """The step's next deadline (for ``Game.next_deadline``)."""
         return ask_deadline(self.current(state))
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any] | None:
+    def view(self, state: State, seat: int | None) -> AskView | None:
         """What ``seat`` may see of the step (for ``Game.view``)."""
         return ask_view(self.current(state), seat)
 

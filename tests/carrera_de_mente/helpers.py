@@ -37,7 +37,7 @@ def position(
         for colour in colours:
             rules.take(state["tokens"], seat, colour)
     if arrive:
-        rules._arrive(state, turn)
+        rules.FLOW.advance(state, rules._arrive(state, turn))
     if edit is not None:
         edit(state)
     return Match.from_snapshot(snap)

@@ -81,7 +81,7 @@ def test_every_shipped_question_is_asked_answered_shown_with_options_and_judged(
         state["used"] = {t: [] for t in rules.TOPICS}
         state["used"][topic] = [i for i in ids[topic] if i != q["id"]]
         state["phase"], state["context"], state["ask"] = rules.ROLL, None, None
-        rules._arrive(state, 0)
+        rules.FLOW.advance(state, rules._arrive(state, 0))
         match = Match.from_snapshot(snap)
         roll_number(match)
         ask = match.state["ask"]

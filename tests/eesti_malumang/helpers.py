@@ -41,11 +41,10 @@ def position(
     for colour in CATS:
         state["supply"][colour] = state["options"]["cards_per_colour"] - sum(h.get(colour, 0) for h in state["held"])
     match = Match.from_snapshot(snapshot)
-    from mindtable.games.eesti_malumang.rules import _begin_turn
+    from mindtable.games.eesti_malumang.rules import _begin_turn, turn_phase
 
     _begin_turn(match.state)
-    if phase is not None:
-        match.state["phase"] = phase
+    match.state["phase"] = turn_phase(match.state) if phase is None else phase
     snapshot = match.snapshot()
     if die is not None:
         snapshot["rng"] = rng_for_die(snapshot["rng"], die)

@@ -14,10 +14,11 @@ the far bank wins; if the questions run out first, whoever is furthest across wi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from mindtable.core.errors import InvalidOptions
 from mindtable.core.events import Event, Result
+from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
 from mindtable.core.moves import MoveTable
 from mindtable.core.options import Option, option_path
@@ -25,6 +26,7 @@ from mindtable.core.rng import Rng
 from mindtable.core.turns import left_of, new_turn, pass_turn
 from mindtable.trivia.bank import BankError, load_bank, shipped_bank_dir
 from mindtable.trivia.model import question_to_dict
+from mindtable.trivia.quiz import Ask, AskResult, AskView, outcome
 from mindtable.trivia.quiz_bots import KnowledgeBot, KnowledgeProfile, Library
 from mindtable.trivia.step import QuizStep
 
@@ -34,21 +36,19 @@ LANGUAGES = ("en", "es", "et")
 def _ask_next(state: State) -> list[Event]:
     """The player whose turn it is is asked the next question of the deck, by the player on their left."""
     if not state["deck"]:
-        state["phase"] = "over"
         return [Event("questions_out", {})]
     seat = state["turn"]["seat"]
     question = state["deck"].pop()
     return QUIZ.ask(state, question, reader=left_of(seat, state["players"]), answerers=[seat])
 
 
-def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
-    seat, verdict = ask["answerers"][0], ask["verdict"]
+def _decided(state: State, ask: Ask, rng: Any) -> list[Event]:
+    seat, verdict = ask["answerers"][0], outcome(ask)
     stones = (1 if verdict["with_options"] else 2) if verdict["correct"] else 0
     state["stones"][seat] = min(state["options"]["stones"], state["stones"][seat] + stones)
     state["last"], state["ask"] = ask["results"][-1], None
     events = [Event("stepped", {"seat": seat, "stones": stones, "on": state["stones"][seat]})]
     if state["stones"][seat] >= state["options"]["stones"]:
-        state["phase"] = "over"
         return events
     pass_turn(state["turn"])
     return events + _ask_next(state)
@@ -56,7 +56,13 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
 
 #: The ask step: no clock (the table talks it over), the judge's spelling and surname rules for the room to set.
 QUIZ = QuizStep(_decided, house_rules=("typos", "surname_alone"), answer_seconds=None, confirm_seconds=None)
-MOVES = MoveTable(QUIZ.moves)
+#: The turn flow: the ask step waits for its seats; the game is over when the questions run out or one has crossed.
+FLOW = Flow(
+    [Phase("ask", to_act=QUIZ.waiting)],
+    on={"questions_out": "over"},
+    ended=lambda state: max(state["stones"]) >= state["options"]["stones"],
+)
+MOVES = MoveTable(QUIZ.moves, flow=FLOW)
 
 
 def make_bot(seat: int, seed: int = 0, knows: float = 0.6, **params: Any) -> KnowledgeBot:
@@ -65,7 +71,19 @@ def make_bot(seat: int, seed: int = 0, knows: float = 0.6, **params: Any) -> Kno
     return KnowledgeBot(seat, seed, library=library, profile=KnowledgeProfile(default=knows), **params)
 
 
-class SteppingStones(Game):
+class View(TypedDict):
+    """What a seat sees: whose turn, each player's stones, the river's length, the ask step, the last verdict."""
+
+    phase: str
+    turn: int
+    stones: list[int]
+    river: int
+    questions_left: int
+    ask: AskView | None
+    last: AskResult | None
+
+
+class SteppingStones(Game[State, View]):
     id = "stepping-stones"
     title = "Stepping Stones"
     min_players = 2
@@ -97,13 +115,10 @@ class SteppingStones(Game):
         rng.shuffle(deck)
         state: State = {"players": players, "options": dict(options), "turn": new_turn(players, 0), "phase": "ask"}
         state.update(stones=[0] * players, deck=deck, ask=None, last=None)
-        _ask_next(state)
+        FLOW.advance(state, _ask_next(state))
         return state
 
-    def to_act(self, state: State, players: int) -> list[int]:
-        return QUIZ.waiting(state) if state["phase"] == "ask" else []
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> View:
         return {
             "phase": state["phase"],
             "turn": state["turn"]["seat"],

@@ -17,11 +17,12 @@ import functools
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
+from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
 from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option, option_path
@@ -33,7 +34,7 @@ from mindtable.trivia.bank import BankError, Problem
 from mindtable.trivia.categories import TopicMap
 from mindtable.trivia.judge import judge_answer
 from mindtable.trivia.model import question_from_dict
-from mindtable.trivia.quiz import ask_next
+from mindtable.trivia.quiz import Ask, AskView, ask_next, outcome
 from mindtable.trivia.sets import GameProfile, QuestionSet, load_set
 from mindtable.trivia.step import QuizStep
 
@@ -145,7 +146,6 @@ def _start_turn(state: State) -> list[Event]:
     asker, answerer = asker_of(state), answerer_of(state)
     kind = weapon_at(state["scale"], state["iq"][answerer]) if state["options"]["weapons"] else None
     state["weapon"] = {"kind": kind, "seat": answerer, "target": None} if kind else None
-    state["phase"] = "weapon" if kind in TARGETED else "draw"
     events = [Event("turn_started", {"asker": asker, "answerer": answerer, "weapon": kind})]
     if kind:
         events.append(Event("weapon_armed", {"seat": answerer, "weapon": kind, "iq": state["iq"][answerer]}))
@@ -203,7 +203,6 @@ def _target(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     _now(state, action)
     weapon = state["weapon"]
     weapon["target"] = action["target"]
-    state["phase"] = "draw"
     return [Event("target_chosen", {"seat": action["seat"], "weapon": weapon["kind"], "target": action["target"]})]
 
 
@@ -231,18 +230,17 @@ def _draw(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         at=now,
     )
     state["card"] = {"id": card_id, "type": kind, "wrong": 0}
-    state["phase"] = "ask"
     out = [Event("card_drawn", {"asker": asker, "answerer": answerer, "card_type": kind})]
     if state["deck"]["reshuffles"] != reshuffles:
         out.insert(0, Event("deck_reshuffled", {"cards": len(state["deck"]["draw"]) + 1}))
     return out + events
 
 
-def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
+def _decided(state: State, ask: Ask, rng: Any) -> list[Event]:
     """One question of the card is decided: ask the next one, or score the card."""
     card = state["card"]
     kind = card["type"]
-    verdict = ask["verdict"]
+    verdict = outcome(ask)
     result = ask["results"][-1]
     if not verdict["correct"]:
         card["wrong"] += 1
@@ -278,7 +276,7 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     return _score(state, penalty)
 
 
-def quote5_wrong_names(ask: dict[str, Any], named: int) -> int:
+def quote5_wrong_names(ask: Ask, named: int) -> int:
     """How many of the names typed for a Quote 5 are wrong, when ``named`` of them are counted right (by the judge
     or by the asker's ticks): every entry typed (the judge's own reading of the list, repeats left out) less
     ``named``. Only when nothing is counted right may one wrong name go uncounted — five are missing then anyway."""
@@ -377,7 +375,6 @@ def _score(state: State, penalty: int) -> list[Event]:
     fallen = [s for s in range(state["players"]) if state["iq"][s] == 0]
     if fallen:
         state["fallen"] = fallen
-        state["phase"] = "over"
         return [*events, Event("free_fall", {"seats": fallen, "iq": list(state["iq"])})]
     pass_turn(state["turn"])
     return events + _start_turn(state)
@@ -418,6 +415,25 @@ QUIZ = QuizStep(
     adapt=_timed,
 )
 
+
+def _first_step(state: State) -> str:
+    """A turn begins with the Sniper's or the Hook's target when the answerer stands on one, else the draw."""
+    weapon = state["weapon"]
+    return "weapon" if weapon is not None and weapon["kind"] in TARGETED else "draw"
+
+
+#: The turn flow: who acts in each phase (every move exists in every phase, its gate saying why not), and the
+#: events that lead on: a turn starts with the target or the draw, a card drawn is asked, a Free Fall ends it.
+FLOW = Flow(
+    [
+        Phase("weapon", to_act=lambda state: [state["weapon"]["seat"]], help="choose the weapon's target"),
+        Phase("draw", to_act=lambda state: [asker_of(state)], help="draw a card"),
+        Phase("ask", to_act=QUIZ.waiting),
+        Phase("over"),
+    ],
+    on={"turn_started": _first_step, "target_chosen": "draw", "card_drawn": "ask", "free_fall": "over"},
+)
+
 MOVES = MoveTable(
     [
         Move(
@@ -429,7 +445,8 @@ MOVES = MoveTable(
         ),
         Move("draw", _draw, _gate_draw, help="draw a card and read it to the player on your left"),
         *QUIZ.moves,
-    ]
+    ],
+    flow=FLOW,
 )
 
 
@@ -453,7 +470,35 @@ TOPIC_MAP = TopicMap(
 )
 
 
-class CaidaLibre(Game):
+class CaidaView(TypedDict):
+    """What a seat sees (``view``): the IQ scale and the pawns, who asks and who answers, the weapon and the card in
+    play, the ask step."""
+
+    phase: str
+    language: str
+    pack: str
+    #: Each seat's IQ, and the top of the scale.
+    iq: list[int]
+    top: int
+    scale: dict[str, Any]
+    board: Any
+    asker: int
+    answerer: int
+    #: The seat that started, and who chose it (``room`` or ``random``).
+    starter: dict[str, Any]
+    #: The answerer's weapon this turn (its kind, its seat, its target), if they stand on one.
+    weapon: dict[str, Any] | None
+    #: The card being asked: its type and how many of its questions were answered wrong.
+    card: dict[str, Any] | None
+    ask: AskView | None
+    #: The last card scored: its penalty, the weapon's effect, the pawns' moves, each question's result.
+    last: dict[str, Any] | None
+    played: int
+    deck: dict[str, int]
+    fallen: list[int]
+
+
+class CaidaLibre(Game[State, CaidaView]):
     id = "caida-libre"
     title = "Caída Libre"
     min_players = 2
@@ -552,20 +597,10 @@ class CaidaLibre(Game):
             "fallen": [],
             "now": 0,
         }
-        _start_turn(state)
+        FLOW.advance(state, _start_turn(state))
         return state
 
-    def to_act(self, state: State, players: int) -> list[int]:
-        phase = state["phase"]
-        if phase == "weapon":
-            return [state["weapon"]["seat"]]
-        if phase == "draw":
-            return [asker_of(state)]
-        if phase == "ask":
-            return QUIZ.waiting(state)
-        return []
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> CaidaView:
         scale = state["scale"]
         card = state["card"]
         return {

@@ -19,11 +19,12 @@ import json
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
+from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
 from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option, option_path
@@ -41,6 +42,7 @@ from mindtable.kit.tokens import (
     supply_view,
     take,
 )
+from mindtable.trivia.quiz import Ask, AskView, outcome
 from mindtable.trivia.sets import GameProfile
 from mindtable.trivia.step import QuizStep
 
@@ -165,7 +167,6 @@ def others_on(state: State, seat: int) -> list[int]:
 def _win_check(state: State, seat: int) -> list[Event]:
     if len(prizes(state, seat)) == len(PRIZE_COLOURS) and state["winner"] is None:
         state["winner"] = seat
-        state["phase"] = OVER
         state["ask"] = None
         return [Event("won", {"seat": seat, "reason": "six_colours"})]
     return []
@@ -197,8 +198,7 @@ def _lap_prizes(state: State, seat: int) -> list[Event]:
     events: list[Event] = []
     while state["pending"]["laps"] > 0:
         if lap_choices(state, seat):
-            state["phase"] = LAP
-            return events
+            return events  # the lap prize waits for the player's choice
         state["pending"]["laps"] -= 1
         events.append(Event("lap_no_prize", {"seat": seat, "reason": "last_prize"}))
     return events + _arrive(state, seat)
@@ -217,9 +217,7 @@ def _arrive(state: State, seat: int) -> list[Event]:
         "number": None,
         "digits": [],
     }
-    events = [Event("arrived", {k: v for k, v in state["context"].items() if k not in ("number", "digits")})]
-    state["phase"] = NUMBER if square["topic"] is not None else TOPIC
-    return events
+    return [Event("arrived", {k: v for k, v in state["context"].items() if k not in ("number", "digits")})]
 
 
 # -- asking ---------------------------------------------------------------------------------------------------
@@ -314,7 +312,6 @@ def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Ev
     }
     reader = right_of(seat, state["players"])
     opened = QUIZ.open(state, card, reader=reader, answerers=[seat], options=mode, at=at)
-    state["phase"] = ASK
     state["stats"]["asked"] += 1
     events.append(
         Event(
@@ -336,9 +333,9 @@ def _open_question(state: State, seat: int, at: int | None, rng: Rng) -> list[Ev
     return events + opened
 
 
-def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
+def _decided(state: State, ask: Ask, rng: Any) -> list[Event]:
     seat = ask["answerers"][0]
-    verdict = ask["verdict"]
+    verdict = outcome(ask)
     context = state["context"]
     result = ask["results"][-1]
     state["last"] = {
@@ -368,7 +365,7 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
             events.append(Event("star_held", {"seat": seat, "colour": star}))
         else:
             events += _give_prize(state, seat, star, "star")
-            if state["phase"] == OVER:
+            if state["winner"] is not None:
                 return events
     victims = [v for v in context["occupants"] if count(state["tokens"], v) > 0]
     for v in context["occupants"]:
@@ -377,7 +374,6 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
     state["pending"]["steps"] = steps
     if victims:
         state["pending"]["steal_from"] = victims
-        state["phase"] = STEAL
         return events
     return events + _move(state, seat, steps, "answer")
 
@@ -401,10 +397,8 @@ def _end_turn(state: State) -> list[Event]:
     state["pending"] = _no_pending()
     limit = state["options"]["turn_limit"]
     if limit and state["turn"]["number"] >= limit:
-        state["phase"] = OVER
         return [Event("turn_limit", {"turns": state["turn"]["number"]})]
     seat = pass_turn(state["turn"])
-    state["phase"] = ROLL
     return [Event("turn", {"seat": seat, "number": state["turn"]["number"]})]
 
 
@@ -432,7 +426,6 @@ def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
 
 def _topic(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     state["context"]["topic"] = action["topic"]
-    state["phase"] = NUMBER
     return [Event("topic_chosen", {"seat": action["seat"], "topic": action["topic"]})]
 
 
@@ -450,7 +443,7 @@ def _lap_prize(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     state["pending"]["laps"] -= 1
     events = _give_prize(state, seat, action["colour"], "lap")
-    if state["phase"] == OVER:
+    if state["winner"] is not None:
         return events
     return events + _lap_prizes(state, seat)
 
@@ -466,7 +459,7 @@ def _steal(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         steal(tokens, seat, victim, colour)
         events = [Event("stolen", {"seat": seat, "victim": victim, "colour": colour, "kept": True})]
         events += _win_check(state, seat)
-        if state["phase"] == OVER:
+        if state["winner"] is not None:
             return events
     if state["pending"]["steal_from"]:
         return events
@@ -574,22 +567,55 @@ QUIZ = QuizStep(
 )
 
 
+def _current(state: State) -> list[int]:
+    return [state["turn"]["seat"]]
+
+
+def _topic_or_number(state: State) -> str:
+    """Arrived on a square: its colour's booklet, the number next; a grey square, the player chooses one."""
+    return NUMBER if state["context"]["topic"] is not None else TOPIC
+
+
+#: The turn flow: each step of a turn with its moves (refused in another step with ``cm_not_this_step``) and who
+#: acts. A peg that moved waits for a lap prize when a lap earned one the player may choose, unless it arrived on
+#: its square; a right answer on an occupied square waits for the steals, unless the peg moves on at once (or
+#: the turn passes, or the game is won).
+FLOW = Flow(
+    [
+        Phase(ROLL, moves=("roll",), to_act=_current),
+        Phase(LAP, moves=("lap_prize",), to_act=_current),
+        Phase(TOPIC, moves=("topic",), to_act=_current),
+        Phase(NUMBER, moves=("roll_number",), to_act=_current),
+        Phase(ASK, to_act=QUIZ.waiting),
+        Phase(STEAL, moves=("steal", "no_steal"), to_act=_current),
+        Phase(OVER),
+    ],
+    on={
+        "turn": ROLL,
+        "moved": LAP,
+        "arrived": _topic_or_number,
+        "topic_chosen": NUMBER,
+        "question": ASK,
+        "ask_decided": STEAL,
+        "won": OVER,
+        "turn_limit": OVER,
+    },
+    refusal="cm_not_this_step",
+)
+
+
 MOVES = MoveTable(
     [
         Move(
             "roll",
             _roll,
             _gate_turn,
-            phases=(ROLL,),
-            phase_refusal="cm_not_this_step",
             help="roll the die and move your peg",
         ),
         Move(
             "lap_prize",
             _lap_prize,
             _gate_turn,
-            phases=(LAP,),
-            phase_refusal="cm_not_this_step",
             params=(Param.choice("colour", _lap_domain, explain=_lap_refusal, labels=_colour_labels),),
             help="choose the colour of your lap prize",
         ),
@@ -597,8 +623,6 @@ MOVES = MoveTable(
             "topic",
             _topic,
             _gate_turn,
-            phases=(TOPIC,),
-            phase_refusal="cm_not_this_step",
             params=(Param.choice("topic", _topics, explain=_topic_refusal),),
             help="grey square: choose the booklet",
         ),
@@ -606,16 +630,12 @@ MOVES = MoveTable(
             "roll_number",
             _roll_number,
             _gate_turn,
-            phases=(NUMBER,),
-            phase_refusal="cm_not_this_step",
             help="roll a die of the question number (three in all)",
         ),
         Move(
             "steal",
             _steal,
             _gate_turn,
-            phases=(STEAL,),
-            phase_refusal="cm_not_this_step",
             params=(Param.choice("colour", _steal_domain, explain=_steal_refusal, labels=_colour_labels),),
             help="choose the colour of the token to take from the player on your square",
         ),
@@ -623,17 +643,48 @@ MOVES = MoveTable(
             "no_steal",
             _no_steal,
             _gate_turn,
-            phases=(STEAL,),
-            phase_refusal="cm_not_this_step",
             help="take nothing from the player on your square (stealing is allowed, not required)",
         ),
         *QUIZ.moves,
     ],
-    phase_key="phase",
+    flow=FLOW,
 )
 
 
-class CarreraDeMente(Game):
+class CarreraView(TypedDict):
+    """What a seat sees (``view``): the board and the pegs, the prizes, the step of the turn, the ask step."""
+
+    phase: str
+    #: Whose turn it is, the turn's number, who asks (the player on the right), the team member answering.
+    turn: int
+    turn_number: int
+    asker: int
+    member: str | None
+    members: list[list[str]]
+    language: str
+    board: dict[str, Any]
+    pegs: list[int]
+    #: The prize colours each seat holds, and the box's supply with every seat's tokens.
+    prizes: list[list[str]]
+    tokens: dict[str, Any]
+    titles: dict[str, Any]
+    #: The roll-off for the first player: each round's rolls by seat.
+    rolloff: list[dict[str, int]]
+    move_die: int | None
+    #: The square the peg stopped on: its colour, topic, star, the others on it, the question number's dice.
+    context: dict[str, Any] | None
+    lap_choices: list[str]
+    laps_pending: int
+    steal_from: list[int]
+    ask: AskView | None
+    #: The last question decided: its verdict, answer, who answered and asked, its topic and number.
+    last: dict[str, Any] | None
+    winner: int | None
+    variants: dict[str, bool]
+    house: dict[str, Any]
+
+
+class CarreraDeMente(Game[State, CarreraView]):
     id = "carrera-de-mente"
     title = "Carrera de Mente"
     min_players = 2
@@ -738,25 +789,17 @@ class CarreraDeMente(Game):
             if any(n > 1 for n in held.values()):
                 raise ValueError(f"tokens.held[{seat}]: a player holds at most one prize of each colour")
 
-    def to_act(self, state: State, players: int) -> list[int]:
-        phase = state["phase"]
-        if phase == ASK:
-            return QUIZ.waiting(state)
-        if phase == OVER:
-            return []
-        return [state["turn"]["seat"]]
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> CarreraView:
         view = self._public(state)
         view["ask"] = QUIZ.view(state, seat)
         return view
 
-    def views(self, state: State, seats: Sequence[int]) -> dict[int, dict[str, Any]]:
+    def views(self, state: State, seats: Sequence[int]) -> dict[int, CarreraView]:
         # What every seat sees is built once a step; only the question differs from seat to seat.
         public = self._public(state)
         return {seat: {**public, "ask": QUIZ.view(state, seat)} for seat in seats}
 
-    def _public(self, state: State) -> dict[str, Any]:
+    def _public(self, state: State) -> CarreraView:
         """The view's part every seat (and a spectator) sees alike: all of it but the question being asked."""
         turn = state["turn"]["seat"]
         players = state["players"]

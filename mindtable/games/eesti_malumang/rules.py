@@ -33,13 +33,14 @@ import zlib
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import yaml
 
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
+from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
 from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option, option_path
@@ -48,6 +49,7 @@ from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn,
 from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachable
 from mindtable.kit.dice import roll
 from mindtable.trivia.categories import TopicMap
+from mindtable.trivia.quiz import Ask, AskView, outcome
 from mindtable.trivia.sets import CARD_CATEGORIES, GameProfile, load_set
 from mindtable.trivia.step import QuizStep
 
@@ -103,16 +105,6 @@ SEAT_PARAMS: dict[str, tuple[str, ...]] = {"em_wait": ("seat",), "em_left_choose
 LABEL_PARAMS: dict[str, dict[str, str]] = {
     "em_not_category": {"category": "em.category", "allowed": "em.category"},
     "em_no_category": {"allowed": "em.category"},
-}
-
-#: What each phase waits for (for ``em_wait``).
-STEPS = {
-    "place": "place a piece on an Estonia space",
-    "roll": "roll the die",
-    "move": "choose where to move",
-    "category": "choose the category",
-    "path": "take the question of the finish path",
-    "final_category": "choose the category of the final question",
 }
 
 
@@ -286,22 +278,27 @@ def asker_of(state: State, seat: int) -> int:
     return left_of(seat, state["players"])
 
 
-def _begin_turn(state: State) -> None:
+def turn_phase(state: State) -> str:
+    """The phase a turn begins in: the die (``roll``); on the finish path its circle's question (``path``) or, on
+    the finish square, the category the player on the left chooses (``final_category``); in variant 2 the
+    category (``category``), unless the die names it (house rule ``cards_category=die``)."""
     seat = state["turn"]["seat"]
     if state["variant"] == "cards_only":
-        state["phase"] = "category" if state["options"]["cards_category"] == "answerer" else "roll"
-    elif on_path(state, seat):
+        return "category" if state["options"]["cards_category"] == "answerer" else "roll"
+    if on_path(state, seat):
         square = state["pawns"][seat]
-        state["phase"] = "final_category" if board_of(state).squares[square].kind == "finish" else "path"
-    else:
-        state["phase"] = "roll"
+        return "final_category" if board_of(state).squares[square].kind == "finish" else "path"
+    return "roll"
+
+
+def _begin_turn(state: State) -> None:
     state["landings"] = []
 
 
 def _end_turn(state: State) -> list[Event]:
     seat = pass_turn(state["turn"])
     _begin_turn(state)
-    return [Event("turn", {"seat": seat, "phase": state["phase"], "number": state["turn"]["number"]})]
+    return [Event("turn", {"seat": seat, "phase": turn_phase(state), "number": state["turn"]["number"]})]
 
 
 def _draw(state: State, rng: Rng) -> str | None:
@@ -328,7 +325,6 @@ def _draw(state: State, rng: Rng) -> str | None:
 def _ask(state: State, seat: int, category: str, reason: str, at: int | None, rng: Rng) -> list[Event]:
     card_id = _draw(state, rng)
     if card_id is None:
-        state["phase"] = "over"
         state["ended"] = "cards_out"
         return [Event("cards_out", {})]
     reader = asker_of(state, seat)
@@ -344,7 +340,6 @@ def _ask(state: State, seat: int, category: str, reason: str, at: int | None, rn
         "pile": state["drawn_from"],
         "member": _member(state, seat),
     }
-    state["phase"] = "ask"
     head = Event("question", {k: v for k, v in state["asking"].items()})
     return [head, *events]
 
@@ -373,7 +368,7 @@ def _member(state: State, seat: int) -> str | None:
 
 
 def _wait(state: State, seat: int) -> IllegalAction:
-    return refuse("em_wait", seat=seat, step=STEPS.get(state["phase"], state["phase"]))
+    return refuse("em_wait", seat=seat, step=FLOW.help(state["phase"]))
 
 
 def _gate_place(state: State, seat: Any, at: Any) -> IllegalAction | None:
@@ -550,7 +545,6 @@ def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     events = [Event("rolled", {"seat": seat, "die": die, "landings": list(state["landings"])})]
     if len(squares) == 1:
         return events + _land(state, seat, squares[0], action.get("at"), rng)
-    state["phase"] = "move"
     return events
 
 
@@ -572,8 +566,7 @@ def _land(state: State, seat: int, square: str, at: int | None, rng: Rng) -> lis
         events.append(Event("reached_estonia", {"seat": seat, "square": square}))
         return events + _end_turn(state)
     topic = board.topic_of(square)
-    if topic is None:
-        state["phase"] = "category"
+    if topic is None:  # an Estonia space: the player chooses the category
         return events
     return events + _ask(state, seat, topic, "track", at, rng)
 
@@ -608,7 +601,6 @@ def _time_up(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     state["time_over"] = True
     events = [Event("game_time_up", {"at": state["ends_at"]})]
     if state["phase"] != "ask":  # a question being asked is finished first
-        state["phase"] = "over"
         state["ended"] = "time"
     return events
 
@@ -618,10 +610,10 @@ def _next_on_path(board: Board, square: str) -> str:
     return nxt[0]
 
 
-def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
+def _decided(state: State, ask: Ask, rng: Any) -> list[Event]:
     asking = state["asking"]
     seat, category, reason = asking["seat"], asking["category"], asking["reason"]
-    verdict = ask["verdict"]
+    verdict = outcome(ask)
     correct = bool(verdict["correct"])
     card_id = ask["card"]["id"]
     stats = state["stats"][seat].setdefault(category, [0, 0])
@@ -659,21 +651,18 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
             events.append(Event("advanced", {"seat": seat, "square": square}))
         elif reason == "final":
             state["winner"] = seat
-            state["phase"] = "over"
             state["ended"] = "finish"
             events.append(Event("won", {"seat": seat}))
     elif reason in ("path", "final"):
         events.append(Event("stays", {"seat": seat, "square": state["pawns"][seat]}))
     if not kept:
         state["discard"].append(card_id)
-    if state["phase"] == "over":
+    if state["ended"]:
         return events
     if variant == "outer_track" and not any(state["supply"].values()):
-        state["phase"] = "over"
         state["ended"] = "cards_taken"
         return [*events, Event("all_cards_taken", {})]
     if variant == "cards_only" and state["time_over"]:
-        state["phase"] = "over"
         state["ended"] = "time"
         return events
     return events + _end_turn(state)
@@ -683,13 +672,50 @@ def _decided(state: State, ask: dict[str, Any], rng: Any) -> list[Event]:
 #: cards print none); every house rule of the judge is the group's to set, and the times to answer and decide.
 QUIZ = QuizStep(_decided, house_rules="all", answer_seconds=(0, 30, 60, 120), confirm_seconds=(0, 30))
 
+
+def _placing(state: State) -> list[int]:
+    return [state["placing"]]
+
+
+def _current(state: State) -> list[int]:
+    return [state["turn"]["seat"]]
+
+
+def _chooser(state: State) -> list[int]:
+    return [asker_of(state, state["turn"]["seat"])]
+
+
+#: The turn flow: each phase with the moves that exist only in it, who acts, and what it waits for (the words of
+#: ``em_wait``); ``roll`` and ``move`` exist in every phase, their gates saying why not (roll first, no die on
+#: the finish path...). The events lead on: a roll with several squares to reach waits for the ``move``; a
+#: piece moved to an Estonia space waits for the ``category`` (a square of a colour asks at once); a question
+#: is the ask step; a new turn begins in :func:`turn_phase`; the game is ``over`` when it has ``ended``.
+FLOW = Flow(
+    [
+        Phase("place", moves=("place",), to_act=_placing, help="place a piece on an Estonia space"),
+        Phase("roll", to_act=_current, help="roll the die"),
+        Phase("move", to_act=_current, help="choose where to move"),
+        Phase("category", moves=("category",), to_act=_current, help="choose the category"),
+        Phase("path", moves=("path",), to_act=_current, help="take the question of the finish path"),
+        Phase(
+            "final_category",
+            moves=("final_category",),
+            to_act=_chooser,
+            help="choose the category of the final question",
+        ),
+        Phase("ask", to_act=QUIZ.waiting),
+        Phase("over"),
+    ],
+    on={"first_player": turn_phase, "turn": turn_phase, "rolled": "move", "moved": "category", "question": "ask"},
+    ended=lambda state: state["ended"] is not None,
+)
+
 MOVES = MoveTable(
     [
         Move(
             "place",
             _place,
             _gate_place,
-            phases=("place",),
             params=(Param.choice("square", _corners, explain=_explain_corner),),
             help="put your piece on an Estonia space (several pieces may share one)",
         ),
@@ -705,23 +731,21 @@ MOVES = MoveTable(
             "category",
             _category,
             _gate_turn,
-            phases=("category",),
             params=(Param.choice("category", _categories, explain=_explain_category),),
             help="choose the category (Estonia space)",
         ),
-        Move("path", _path, _gate_turn, phases=("path",), help="take the question of your finish-path circle"),
+        Move("path", _path, _gate_turn, help="take the question of your finish-path circle"),
         Move(
             "final_category",
             _final_category,
             _gate_final,
-            phases=("final_category",),
             params=(Param.choice("category", _categories, explain=_explain_category),),
             help="(the player to the left) choose the category of the final question",
         ),
         *QUIZ.moves,
         Move("em_time_up", _time_up, _gate_time_up, system=True),
     ],
-    phase_key="phase",
+    flow=FLOW,
 )
 
 
@@ -769,7 +793,50 @@ def _option_schema() -> tuple[Option, ...]:
     )
 
 
-class EestiMalumang(Game):
+class EestiView(TypedDict):
+    """What a seat sees (``view``): the board and the pieces, the Estonia cards, the piles, the step of the turn, the
+    question being asked and the last one decided."""
+
+    variant: str
+    language: str
+    phase: str
+    #: The seat placing its piece (setup), whose turn it is, and who reads to them (the player on the left).
+    placing: int | None
+    turn: int | None
+    asker: int | None
+    direction: str
+    start_rolls: list[dict[str, int]]
+    pawns: list[str | None]
+    #: The Estonia cards each seat holds by colour, and how many; the supply of each colour.
+    held: list[dict[str, int]]
+    cards: list[int]
+    supply: dict[str, int]
+    #: Question cards each seat kept (variant 2).
+    kept: list[int]
+    #: Right and wrong answers by seat and category.
+    stats: list[dict[str, list[int]]]
+    piles: list[int]
+    discard: int
+    die: int | None
+    #: The squares the die reaches, one per direction.
+    landings: list[dict[str, Any]]
+    #: The question being asked: the answering seat, the reader, the category, why it is asked.
+    asking: dict[str, Any] | None
+    ask: AskView | None
+    last: dict[str, Any] | None
+    winner: int | None
+    ended: str | None
+    ends_at: int | None
+    time_over: bool
+    teams: list[dict[str, Any]]
+    team_answer: str | None
+    categories: list[str]
+    board: dict[str, Any] | None
+    #: Whether each seat holds all six colours (standard game).
+    complete: list[bool]
+
+
+class EestiMalumang(Game[State, EestiView]):
     id = "eesti-malumang"
     title = "Eesti mälumäng"
     min_players = 2
@@ -860,7 +927,7 @@ class EestiMalumang(Game):
         }
         if variant == "cards_only":
             state["placing"] = None
-            _start(state, rng)
+            FLOW.advance(state, _start(state, rng))
         return state
 
     def validate_state(self, state: State, players: int, options: Mapping[str, Any]) -> None:
@@ -873,22 +940,10 @@ class EestiMalumang(Game):
                 if square is not None and square not in board.squares:
                     raise ValueError(f"pawns[{seat}]: no square {square!r} on the board")
 
-    def to_act(self, state: State, players: int) -> list[int]:
-        phase = state["phase"]
-        if phase == "place":
-            return [state["placing"]]
-        if phase in ("roll", "move", "category", "path"):
-            return [state["turn"]["seat"]]
-        if phase == "final_category":
-            return [asker_of(state, state["turn"]["seat"])]
-        if phase == "ask":
-            return QUIZ.waiting(state)
-        return []
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> EestiView:
         turn = state["turn"]
         current = turn["seat"] if turn else None
-        out: dict[str, Any] = {
+        out: EestiView = {
             "variant": state["variant"],
             "language": state["options"]["language"],
             "phase": state["phase"],
