@@ -19,9 +19,6 @@ from mindtable.trivia.stats import find_duplicates
 #: nothing else is let through, and an entry whose pair is gone is simply unused. Remove them once rewritten.
 AWAITING_REWRITE = {
     frozenset({("carrera", "cambalache-532-2"), ("eesti", "em-133/varia")}),  # keys of a piano (eesti-a cards-101-150)
-    # the Beatles' city (Liverpool), asked by both; surfaced on 2026-12-02 when the science booklet grew (s24-c-sci):
-    # the statement's rarity weights shift with the size of the Spanish content. Entertainment's or Caída's to rewrite.
-    frozenset({("carrera", "entertainment-125-1"), ("caida", "shootout-027/4")}),
 }
 
 
