@@ -473,6 +473,8 @@ class CaidaLibre(Game):
     # at the deadline itself (15.000 s) is too late ("in less than 15 seconds").
     # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
     rules_revision = 3
+    #: People at the table see each step of a bot: the quiz step reads its question before answering it.
+    room_bot_pace = "normal"
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"
     cli_commands = "mindtable.games.caida_libre.study:app"
@@ -586,6 +588,7 @@ class CaidaLibre(Game):
             "card": {"type": card["type"], "wrong": card["wrong"]} if card else None,
             "ask": QUIZ.view(state, seat),
             "last": state["last"],
+            "quiz_history": QUIZ.history(state),
             "played": state["played"],
             "deck": deck_view(state["deck"]),
             "fallen": list(state["fallen"]),
@@ -603,6 +606,9 @@ class CaidaLibre(Game):
             "free_fall",
             {"fallen": list(state["fallen"]), "progress": state["played"], "history": state["history"]},
         )
+
+    def read_before(self, view: dict[str, Any], action: Mapping[str, Any]) -> str:
+        return QUIZ.read_before(view, action)
 
     def next_deadline(self, state: State) -> Deadline | None:
         return QUIZ.deadline(state)

@@ -647,6 +647,8 @@ class CarreraDeMente(Game):
     # victim has one; closed options are refused alike for every question; one square after any options.
     # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
     rules_revision = 3
+    #: People at the table see each step of a bot: the quiz step reads its question before answering it.
+    room_bot_pace = "normal"
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}
     option_schema = (*OPTIONS, *QUIZ.options)
@@ -762,6 +764,7 @@ class CarreraDeMente(Game):
             "steal_from": list(pending["steal_from"]),
             "ask": QUIZ.view(state, seat),
             "last": state["last"],
+            "quiz_history": QUIZ.history(state),
             "winner": state["winner"],
             "variants": {
                 "short": state["options"]["variant_short"],
@@ -807,6 +810,9 @@ class CarreraDeMente(Game):
                 ),
             },
         )
+
+    def read_before(self, view: dict[str, Any], action: Mapping[str, Any]) -> str:
+        return QUIZ.read_before(view, action)
 
     def next_deadline(self, state: State) -> Deadline | None:
         return QUIZ.deadline(state)
