@@ -38,6 +38,7 @@ and the number of players from ``state["players"]``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -230,8 +231,15 @@ class QuizStep:
         return ask_view(self.current(state), seat)
 
     def secrets(self, state: State) -> list[tuple[tuple[int, ...], str]]:
-        """What only the reader may see (for ``Game.secrets``)."""
-        return ask_secrets(self.current(state))
+        """What only the reader may see (for ``Game.secrets``): the card's answers and prompts not yet public —
+        but a text the table's history already shows everyone (an earlier card's answer that reads the same,
+        "b) Chile") is no secret any more, whichever card it comes from."""
+        found = ask_secrets(self.current(state))
+        history = self.history(state)
+        if not found or not history:
+            return found
+        public = {json.dumps(entry.get(name)) for entry in history for name in ("answer", "prompt", "given")}
+        return [(seats, text) for seats, text in found if text not in public]
 
     def history(self, state: State) -> list[dict[str, Any]]:
         """The last questions decided at this table, oldest first (for ``Game.view``, as ``view["history"]``; at

@@ -73,9 +73,7 @@ def test_the_same_situation_asked_again_keeps_its_first_moment() -> None:
     assert first.at == again.at == 3_000 and first.action == again.action
 
 
-@pytest.mark.parametrize(
-    "value", ["fast", "", 61, -1, float("nan"), float("inf"), True, None, [1], "normal " * 20]
-)
+@pytest.mark.parametrize("value", ["fast", "", 61, -1, float("nan"), float("inf"), True, None, [1], "normal " * 20])
 def test_a_bad_pace_is_refused_saying_what_is_allowed(value: object) -> None:
     with pytest.raises(InvalidOptions) as refused:
         pace_of(value)

@@ -32,7 +32,9 @@ async def _clocks(server: Any, helpers: Any, count: int, **body: Any) -> tuple[s
         step = state["step"]
         while len(clocks) < count:
             after = step
-            state = await watcher.next(lambda m, after=after: m.get("kind") == "state" and m["step"] > after, timeout=15)
+            state = await watcher.next(
+                lambda m, after=after: m.get("kind") == "state" and m["step"] > after, timeout=15
+            )
             step = state["step"]
             clocks.append(state["clock"])
     finally:
