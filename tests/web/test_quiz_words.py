@@ -258,7 +258,9 @@ def test_carrera_the_last_question_recap_names_the_asker_as_the_one_who_decided(
         recap, history = recap[:cut], recap[cut:]
         assert answered in recap and prompt in recap and given in recap, recap
         assert (by_you if seat == 1 else by) in recap and "Ana" not in recap.split(given)[1], recap
-        assert answered in history and prompt in history and (by_you if seat == 1 else by) in history, history
+        you = {"en": "You answered", "es": "Respondiste tú", "et": "Vastasid sina"}[language]
+        assert (you if seat == 0 else answered) in history and prompt in history, history
+        assert (by_you if seat == 1 else by) in history, history
 
 
 # --- 3. Caída: each seat reads its own outcome; "you" to the one answering; the starter as a seat from 1 -------
