@@ -6,9 +6,10 @@ Ana (English, desktop) and Bea (Spanish, phone) sit with a knowing bot whose roo
 pages only, by what each page offers — the game's own buttons (roll, draw, a booklet, a square), the answer box
 (a guess: option a, "true", or "no idea") and, when asking, confirm or now and then overrule. Each time the table
 decides a question, both pages show it as the last entry of the history: who answered, the question, the answer
-given, the card's answer, right or wrong, and who decided (to the one who decided: "you decided"). At the end the
-record says that every step of the bot came its pace after the step before it, and every answer of the bot the
-time to read its question too."""
+given, the card's answer, right or wrong, and who decided (to the one who decided: "you decided"); so does Eve,
+watching in Estonian. At the end: the room's clock says that every step the table waited for the bot alone came its
+pace later, and each of its answers the time to read its question too; axe finds no serious violation on the three
+pages with the history unfolded; no frame carried the asker's card to another seat."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import mindtable
 from mindtable.core.pace import pace_of
 from tests.web.conftest import get_json
 from tests.web.quiz_pages import ask_card_leaks, frames_into
+from tests.web.test_accessibility import axe_engine, serious
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 15_000
@@ -84,25 +86,41 @@ WORDS = {
         "answered": "Respondió {name}",
         "answered_you": "Respondiste tú",
     },
+    "et": {
+        "right": "Õige",
+        "wrong": "Vale",
+        "you": "otsustasid sina",
+        "reader": "otsustas {name}",
+        "pass": "ei vastanud",
+        "timeout": "aeg sai otsa",
+        "answered": "Vastas {name}",
+        "answered_you": "Vastasid sina",
+    },
 }
+#: Each language's page: (viewport, locale).
+SCREENS = {"en": (DESKTOP, "en-US"), "es": (PHONE, "es-ES"), "et": (DESKTOP, "et-EE")}
 
 
 class Person:
     """One person at the table: a page for their seat, the frames it receives, what they have done."""
 
-    def __init__(self, browser: Any, server_url: str, code: str, grant: dict[str, Any], name: str, lang: str) -> None:
-        self.seat, self.name, self.lang = grant["seat"], name, lang
-        viewport, locale = (DESKTOP, "en-US") if lang == "en" else (PHONE, "es-ES")
+    def __init__(
+        self, browser: Any, server_url: str, code: str, grant: dict[str, Any] | None, name: str, lang: str
+    ) -> None:
+        """A seat's page (``grant``: its seat and token), or a spectator's (``None``)."""
+        self.seat, self.name, self.lang = (grant["seat"] if grant else None), name, lang
+        viewport, locale = SCREENS[lang]
         self.context = browser.new_context(viewport=viewport, locale=locale)
-        saved = json.dumps({"seat": self.seat, "token": grant["token"], "name": name, "saved": 1})
-        self.context.add_init_script(f"localStorage.setItem('mindtable:seat:{code}', {json.dumps(saved)});")
+        if grant is not None:
+            saved = json.dumps({"seat": self.seat, "token": grant["token"], "name": name, "saved": 1})
+            self.context.add_init_script(f"localStorage.setItem('mindtable:seat:{code}', {json.dumps(saved)});")
         self.page = self.context.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
         self.errors: list[str] = []
         self.frames: list[Any] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.page.on("websocket", lambda ws: ws.on("framereceived", frames_into(self.frames)))
-        self.page.goto(f"{server_url}/room.html?code={code}")
+        self.page.goto(f"{server_url}/room.html?code={code}{'' if grant else '&spectate=1'}")
         self.page.wait_for_function("() => window.mindtableShell && window.mindtableShell.lastState")
         self.done: dict[str, int] = {}
 
@@ -168,7 +186,7 @@ class Person:
             wanted = words[entry["by"]]
         assert decider == wanted, (self.name, decider, wanted, entry)
         answerer = last.locator('[data-testid="quiz-history-answerer"]').inner_text()
-        mine = self.seat in entry["answerers"]
+        mine = self.seat is not None and self.seat in entry["answerers"]
         who = ", ".join(names[s] for s in entry["answerers"])
         assert answerer == (words["answered_you"] if mine else words["answered"].format(name=who)), answerer
         assert " ".join(entry["prompt"].split()) in text
@@ -238,6 +256,7 @@ def test_two_people_and_a_paced_bot_read_every_verdict_and_who_decided(
         Person(browser, server_url, code, created, "Ana", "en"),
         Person(browser, server_url, code, joined, "Bea", "es"),
     ]
+    watcher = Person(browser, server_url, code, None, "Eve", "et")  # a spectator, in Estonian
     described = get_json(f"{server_url}/api/rooms/{code}")
     assert described["bot_pace"] == PACE and described["seats"][2]["kind"] == "bot"
     names = {s["seat"]: s["name"] for s in described["seats"]}
@@ -251,7 +270,7 @@ def test_two_people_and_a_paced_bot_read_every_verdict_and_who_decided(
         newest = history[-1]["n"] if history else 0
         if newest > last_seen:
             # The question just decided: both people read it as the last verdict, and who decided it.
-            for person in people:
+            for person in [*people, watcher]:
                 person.reads_the_last_verdict(history[-1], names)
             checked += 1
             last_seen = newest
@@ -275,7 +294,18 @@ def test_two_people_and_a_paced_bot_read_every_verdict_and_who_decided(
     if get_json(f"{server_url}/api/rooms/{code}")["status"] == "over":
         steps = get_json(f"{server_url}/api/rooms/{code}/replay")["steps"]  # published once the game is over
         assert steps[-1]["view"]["quiz_history"][-1]["n"] >= last_seen  # the room's replay keeps the history
-    for person in people:
+    # The history on every page, its earlier questions unfolded: no serious axe violation (en desktop, es phone, et).
+    axe, found = axe_engine(), []
+    for person in [*people, watcher]:
+        earlier = person.page.locator('[data-testid="quiz-history-earlier"] summary')
+        if earlier.count():
+            earlier.click()
+            person.page.wait_for_selector(
+                '[data-testid="quiz-history-earlier"][open] [data-testid="quiz-history-item"]'
+            )
+        found += serious(axe, person.page, f"{game_id} {person.lang} {person.name}")
+    assert found == [], "\n".join(found)
+    for person in [*people, watcher]:
         problems = [p for frame in person.frames for p in ask_card_leaks(frame, person.seat)]
         assert problems == [], problems[:5]
         assert person.errors == []
