@@ -98,16 +98,30 @@ def _situation(observation: Observation) -> Any:
         return repr((observation.legal_actions, observation.view))
 
 
+#: A paced bot acts at least this long before the match's next deadline (the answer's time, a game clock).
+BEFORE_DEADLINE_MS = 1000
+
+
 class PacedBot:
     """``bot`` at a table of people: each decision comes ``pace.delay_ms(read(view, action))`` after the moment
     the bot first saw the situation (its view and legal actions) — or later, if the bot itself asks for later.
-    Asked again about the same situation (a room asks after anything happens), it keeps that first moment."""
+    Asked again about the same situation (a room asks after anything happens), it keeps that first moment.
 
-    def __init__(self, bot: Bot, pace: Pace, read: Callable[[dict[str, Any], dict[str, Any]], str] | None = None):
+    The pace never makes a bot miss a deadline: with ``deadline`` (the match's next deadline, ms, or ``None``) it
+    acts :data:`BEFORE_DEADLINE_MS` before it at the latest (a Quote 5 on a 15-second clock, read slowly)."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        pace: Pace,
+        read: Callable[[dict[str, Any], dict[str, Any]], str] | None = None,
+        deadline: Callable[[], int | None] | None = None,
+    ):
         self.inner = bot
         self.seat = bot.seat
         self.pace = pace
         self.read = read
+        self.deadline = deadline
         self._situation: Any = None
         self._since = 0
 
@@ -122,5 +136,8 @@ class PacedBot:
             self._since = observation.now
         text = self.read(observation.view, decision.action) if self.read is not None else ""
         due = self._since + self.pace.delay_ms(text or "")
+        limit = self.deadline() if self.deadline is not None else None
+        if limit is not None:
+            due = min(due, max(observation.now, limit - BEFORE_DEADLINE_MS))
         wanted = observation.now if decision.at is None else decision.at
         return decision if wanted >= due else Decision(decision.action, due)

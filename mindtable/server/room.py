@@ -515,7 +515,11 @@ class Room:
         pace = pace_of(self._bot_pace_value())
         if pace.off:
             return bot
-        return PacedBot(bot, pace, self.game.read_before)
+        return PacedBot(bot, pace, self.game.read_before, self._next_deadline_at)
+
+    def _next_deadline_at(self) -> int | None:
+        deadline = self.match.next_deadline()
+        return deadline.at if deadline is not None else None
 
     # -- playing -------------------------------------------------------------------------------------
     async def act(

@@ -88,3 +88,28 @@ def test_named_paces_and_seconds() -> None:
     assert pace_of(0.3).think_ms == 300 and pace_of(0.3).delay_ms("x" * 1000) == 300 + pace_of(0.3).most_read_ms
     assert mindtable.get_game("carrera-de-mente").room_bot_pace == "normal"
     assert mindtable.get_game("the-mind").room_bot_pace == "off"
+
+
+def test_the_pace_never_makes_a_bot_miss_a_deadline() -> None:
+    """A Quote 5 on its 15-second clock, read slowly: the bot answers a second before the time is up at the latest,
+    never after it (then its answer would be refused); a bot's own later wish still stands."""
+    from mindtable.core.bots import Decision, Observation
+
+    class Answerer:
+        seat = 0
+
+        def __init__(self, at: int | None = None) -> None:
+            self.at = at
+
+        def decide(self, observation: Observation) -> Decision:
+            return Decision({"type": "ask_answer", "text": "Pinta"}, self.at)
+
+    view = {"question": "x" * 400}
+    legal = [{"type": "ask_answer", "seat": 0}]
+    slow = pace_of("slow")
+    assert slow.delay_ms(view["question"]) > 15_000
+    bot = PacedBot(Answerer(), slow, lambda v, a: v["question"], deadline=lambda: 15_000)
+    assert bot.decide(Observation(0, view, legal, now=0)).at == 14_000
+    assert bot.decide(Observation(0, view, legal, now=14_500)).at in (None, 14_500)  # late already: at once
+    unpaced = PacedBot(Answerer(at=16_000), slow, lambda v, a: v["question"], deadline=lambda: 15_000)
+    assert unpaced.decide(Observation(0, view, legal, now=0)).at == 16_000
