@@ -311,3 +311,44 @@ def test_two_people_and_a_paced_bot_read_every_verdict_and_who_decided(
         assert person.errors == []
         person.context.close()
     assert time.monotonic() - started < 170
+
+
+@pytest.mark.parametrize(
+    ("locale", "viewport", "words"),
+    [
+        ("en-US", DESKTOP, ["at once", "like a person", "slowly"]),
+        ("es-ES", PHONE, ["al instante", "como una persona", "despacio"]),
+        ("et-EE", DESKTOP, ["kohe", "nagu inimene", "aeglaselt"]),
+    ],
+    ids=["en-desktop", "es-phone", "et-desktop"],
+)
+def test_the_lobby_offers_the_bots_pace_of_a_turn_based_game(
+    browser: Any, server_url: str, locale: str, viewport: dict[str, int], words: list[str]
+) -> None:
+    """A quiz game's form offers the bots' pace, "like a person" chosen (the game's room_bot_pace), in the page's
+    language; a real-time game's form has none; the room is made with the pace chosen; axe finds nothing serious."""
+    context = browser.new_context(viewport=viewport, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server_url}/index.html")
+    page.wait_for_selector('#game-select option[value="the-mind"]', state="attached")
+    page.select_option("#game-select", "the-mind")
+    assert page.locator('[data-testid="bot-pace"]').count() == 0, "a real-time game's bots time themselves"
+    page.select_option("#game-select", "carrera-de-mente")
+    pace = page.locator('[data-testid="bot-pace"]')
+    assert pace.input_value() == "normal"
+    assert [o.strip() for o in pace.locator("option").all_inner_texts()] == words
+    page.select_option("#players-select", "2")
+    page.select_option('[data-testid="seat-1"]', "knowing")
+    found = serious(axe_engine(), page, f"lobby {locale}")
+    assert found == [], "\n".join(found)
+    page.fill("#create-name", "Ana")
+    pace.select_option("slow")
+    page.click('[data-testid="create-button"]')
+    page.wait_for_url("**/room.html?code=*")
+    code = page.url.split("code=")[1][:6]
+    assert get_json(f"{server_url}/api/rooms/{code}")["bot_pace"] == "slow"
+    assert errors == []
+    context.close()
