@@ -242,7 +242,7 @@ class QuizStep:
         return [(seats, text) for seats, text in found if text not in public]
 
     def history(self, state: State) -> list[dict[str, Any]]:
-        """The last questions decided at this table, oldest first (for ``Game.view``, as ``view["history"]``; at
+        """The last questions decided at this table, oldest first (for ``Game.view``, as ``view["quiz_history"]``; at
         most :data:`HISTORY_LENGTH`): who answered, who read, the question, the answer given, the card's answer,
         the verdict (a judge's code with parameters) and who decided it. Every seat may see all of it: a
         question's answer is public once its verdict counts, and nothing of a card's other questions is kept."""
