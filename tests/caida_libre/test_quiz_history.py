@@ -68,6 +68,9 @@ def test_the_history_keeps_the_last_fifty_questions_and_replays() -> None:
         (v["prompt"], v["correct"], v["by"]) for v in verdicts[-HISTORY_LENGTH:]
     ]
     assert mindtable.replay(match.record()).view(1)["quiz_history"] == history
+    # the room's replay (GET /api/rooms/{code}/replay) has it at every step, as a spectator saw it
+    steps = mindtable.replay_steps(match.record(), None)
+    assert steps[0]["view"]["quiz_history"] == [] and steps[-1]["view"]["quiz_history"] == history
 
 
 def test_a_text_the_history_shows_everyone_is_no_secret_of_the_card_being_asked() -> None:
