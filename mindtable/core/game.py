@@ -87,6 +87,10 @@ class Game(ABC, Generic[S, V]):
     #: Bot name -> the parameters a room gives that bot unless its creator says otherwise (a turn-based bot's
     #: think time, so people can follow it); simulations and terminals build bots with the factory's defaults.
     room_bot_params: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: The pace a room gives its bots unless its creator says otherwise (``bot_pace``: ``off``, ``normal``,
+    #: ``slow`` or seconds, :mod:`mindtable.core.pace`): a think time before each step and the time to read what
+    #: :meth:`read_before` names, so people at the table see what a bot does. Simulations never pace bots.
+    room_bot_pace: ClassVar[str] = "off"
     #: Optional "module:callable" running this game in a terminal (see ``mindtable play``).
     terminal: ClassVar[str | None] = None
     #: Optional "module:callable" for fast batch simulation (see ``mindtable simulate``).
@@ -205,6 +209,11 @@ class Game(ABC, Generic[S, V]):
     def next_deadline(self, state: S) -> Deadline | None:
         return None
 
+    def read_before(self, view: dict[str, Any], action: Mapping[str, Any]) -> str:
+        """What a person reads in ``view`` before taking ``action`` (a question before answering it): a paced bot
+        takes the time to read it too (:mod:`mindtable.core.pace`). Default: nothing."""
+        return ""
+
     def validate_state(self, state: S, players: int, options: Mapping[str, Any]) -> None:
         """Raise ValueError naming the field if a loaded state breaks an invariant. Default: accept."""
         return None
@@ -227,6 +236,7 @@ class Game(ABC, Generic[S, V]):
             "options": [option.to_dict() for option in self.option_schema],
             "bots": sorted(self.bots),
             "room_bot_params": {bot: dict(params) for bot, params in sorted(self.room_bot_params.items())},
+            "room_bot_pace": self.room_bot_pace,
             "web_module": self.web_module,
             "rules_revision": self.rules_revision,
         }

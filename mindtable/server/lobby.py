@@ -190,6 +190,7 @@ async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
             grace_s=body.grace_s,
             replace_with_bot=body.replace_with_bot,
             replacement_bot=body.replacement_bot,
+            bot_pace=body.bot_pace,
         ),
     )
     return _seat_granted(room, seat, token)

@@ -14,7 +14,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from mindtable.core import Game, InvalidOptions, get_game, new_match
 from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.errors import ReplayMismatch
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
+from mindtable.core.pace import MOST_SECONDS, PACE_NAMES, pace_of
 from mindtable.server import storage as db
 from mindtable.server.content import HOST, UPLOAD, HostContent, materialize
 from mindtable.server.limits import AddressBook, Limits, network_of
@@ -631,6 +632,15 @@ class RoomManager:
         for key in bot_params:
             if _seat_index(key, players, "bot_params") not in seat_bots:
                 raise RoomError(422, "bad_bot", f"bot_params[{key!r}]: seat {key} has no bot")
+        # The bots' pace at this table (the game's default unless the creator gave one); kept with the room.
+        pace = game.room_bot_pace if settings.bot_pace is None else settings.bot_pace
+        try:
+            pace_of(pace)
+        except InvalidOptions as exc:
+            raise RoomError(
+                422, "bad_bot_pace", safe_text(str(exc)), {"allowed": list(PACE_NAMES), "most": MOST_SECONDS}
+            ) from None
+        settings = replace(settings, bot_pace=pace)
         replacement = settings.replacement_bot
         if replacement is not None and replacement not in game.bots:
             raise RoomError(

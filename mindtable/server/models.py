@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
@@ -37,6 +37,9 @@ JsonInt = Annotated[int, BeforeValidator(_integral)]
 #: A seat number (the bounds inside the type, so the schema of ``SeatNumber | None`` keeps them).
 SeatNumber = Annotated[int, Field(ge=0, le=63), BeforeValidator(_integral)]
 
+#: A bot pace: a named one, or the seconds a bot thinks over each step (:func:`mindtable.core.pace.pace_of`).
+BotPace = Literal["off", "normal", "slow"] | Annotated[float, Field(ge=0, le=60, allow_inf_nan=False)]
+
 #: Strict types, as on the WebSocket: ``true`` is no seat, ``"2"`` and ``2.0`` are no player count.
 MODEL_CONFIG = ConfigDict(extra="forbid", allow_inf_nan=False, regex_engine="python-re", strict=True)
 
@@ -64,6 +67,12 @@ class CreateRoom(BaseModel):
     grace_s: float = Field(60.0, ge=0, le=86400, description="seconds a disconnected seat waits before a bot takes it")
     replace_with_bot: bool = Field(True, description="hand a seat to a bot after the grace period or on leaving")
     replacement_bot: str | None = Field(None, max_length=64, description="bot for replaced seats (default: first)")
+    bot_pace: BotPace | None = Field(
+        None,
+        description="turn-based games: how long the bots take over each step so people can follow — off, normal, "
+        "slow, or the seconds of thought per step (0 to 60; reading a question takes longer in proportion); "
+        "default: the game's room_bot_pace (normal for the quiz games)",
+    )
 
     @field_validator("name")
     @classmethod
@@ -121,6 +130,7 @@ class RoomOut(BaseModel):
     grace_s: float
     replace_with_bot: bool
     replacement_bot: str | None
+    bot_pace: str | float | None = Field(None, description="the bots' pace at this table (see CreateRoom)")
     spectators: int
     rematch: str | None = Field(description="code of the rematch room, once someone asked for one")
     integrity: str = Field(

@@ -30,6 +30,7 @@ from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.codes import label_params, seat_params
 from mindtable.core.events import Event
 from mindtable.core.match import replay, replay_into
+from mindtable.core.pace import PacedBot, pace_of
 from mindtable.kit import names
 from mindtable.server import storage as db
 from mindtable.server.protocol import json_safe, safe_text, show
@@ -75,6 +76,9 @@ class Settings:
     grace_s: float = 60.0
     replace_with_bot: bool = True
     replacement_bot: str | None = None
+    #: The bots' pace (:mod:`mindtable.core.pace`): ``off``, ``normal``, ``slow`` or seconds; ``None`` until the
+    #: room is made, then the game's ``room_bot_pace`` unless the creator gave one.
+    bot_pace: str | float | None = None
 
 
 class SeatState:
@@ -267,6 +271,7 @@ class Room:
             "grace_s": self.settings.grace_s,
             "replace_with_bot": self.settings.replace_with_bot,
             "replacement_bot": self._replacement_bot_name(),
+            "bot_pace": self._bot_pace_value(),
             "spectators": len(self.spectators.conns),
             "rematch": self.rematch,
             "integrity": self.integrity,
@@ -444,7 +449,7 @@ class Room:
         if name is None:
             return
         try:
-            bot = self.game.make_bot(name, seat=seat, seed=self.seed, **room_defaults(self.game, name))
+            bot = self._paced(self.game.make_bot(name, seat=seat, seed=self.seed, **room_defaults(self.game, name)))
         except Exception:
             log.exception("room %s: cannot build replacement bot %r", self.code, name)
             return
@@ -496,7 +501,25 @@ class Room:
                 params = room_defaults(self.game, state.bot)
             else:
                 params = validate_bot_params(self.game, state.bot, state.bot_params)
-            self.bots[seat] = self.game.make_bot(state.bot, seat=seat, seed=self.seed, **params)
+            self.bots[seat] = self._paced(self.game.make_bot(state.bot, seat=seat, seed=self.seed, **params))
+
+    def _bot_pace_value(self) -> str | float:
+        pace = self.settings.bot_pace
+        return self.game.room_bot_pace if pace is None else pace
+
+    def _paced(self, bot: Bot) -> Bot:
+        """``bot`` at this table's pace (a turn-based game's bots take a person's time; real-time bots time
+        themselves): each decision is due a think time (and the reading of what the game names) later."""
+        if self.game.realtime:
+            return bot
+        pace = pace_of(self._bot_pace_value())
+        if pace.off:
+            return bot
+        return PacedBot(bot, pace, self.game.read_before, self._next_deadline_at)
+
+    def _next_deadline_at(self) -> int | None:
+        deadline = self.match.next_deadline()
+        return deadline.at if deadline is not None else None
 
     # -- playing -------------------------------------------------------------------------------------
     async def act(

@@ -38,6 +38,7 @@ and the number of players from ``state["players"]``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,9 +100,22 @@ class QuizStep:
 
     @property
     def moves(self) -> list[Move]:
-        """The step's moves, for the game's :class:`~mindtable.core.moves.MoveTable`."""
-        moves = ask_moves(self.key, on_decided=self.on_decided)
+        """The step's moves, for the game's :class:`~mindtable.core.moves.MoveTable`. Each verdict, once it
+        counts, goes into the table's history (:meth:`history`) before the game's ``on_decided`` scores it."""
+        on_decided = self.on_decided
+        history_key = self.history_key
+
+        def decided(state: State, ask: Ask, rng: Any) -> list[Event]:
+            remember(state, history_key, ask)
+            return on_decided(state, ask, rng)
+
+        moves = ask_moves(self.key, on_decided=decided)
         return [self.adapt(m) for m in moves] if self.adapt is not None else moves
+
+    @property
+    def history_key(self) -> str:
+        """Where the state keeps the questions decided so far (:meth:`history`)."""
+        return f"{self.key}_history"
 
     @property
     def codes(self) -> dict[str, str]:
@@ -218,5 +232,68 @@ class QuizStep:
         return ask_view(self.current(state), seat)
 
     def secrets(self, state: State) -> list[tuple[tuple[int, ...], str]]:
-        """What only the reader may see (for ``Game.secrets``)."""
-        return ask_secrets(self.current(state))
+        """What only the reader may see (for ``Game.secrets``): the card's answers and prompts not yet public —
+        but a text the table's history already shows everyone (an earlier card's answer that reads the same,
+        "b) Chile") is no secret any more, whichever card it comes from."""
+        found = ask_secrets(self.current(state))
+        history = self.history(state)
+        if not found or not history:
+            return found
+        public = {json.dumps(entry.get(name)) for entry in history for name in ("answer", "prompt", "given")}
+        return [(seats, text) for seats, text in found if text not in public]
+
+    def history(self, state: State) -> list[dict[str, Any]]:
+        """The last questions decided at this table, oldest first (for ``Game.view``, as ``view["quiz_history"]``; at
+        most :data:`HISTORY_LENGTH`): who answered, who read, the question, the answer given, the card's answer,
+        the verdict (a judge's code with parameters) and who decided it. Every seat may see all of it: a
+        question's answer is public once its verdict counts, and nothing of a card's other questions is kept."""
+        return list(state.get(self.history_key) or ())
+
+    def read_before(self, view: Mapping[str, Any], action: Mapping[str, Any]) -> str:
+        """What a person reads before ``action`` (for ``Game.read_before``): the question and its options before
+        answering it, asking for the options or passing; the topics before choosing one; the question and the
+        answer given before deciding on it."""
+        ask = view.get(self.key)
+        if not isinstance(ask, Mapping):
+            return ""
+        kind = action.get("type")
+        question = ask.get("question") or {}
+        if kind == "ask_choose":
+            headings = (ask.get("headings") or {}).get("headings") or []
+            return " ".join(str(h.get("topic") or h.get("category") or "") for h in headings)
+        if kind in ("ask_answer", "ask_options", "ask_pass"):
+            return " ".join([str(question.get("prompt") or ""), *map(str, question.get("options") or ())])
+        if kind in ("ask_confirm", "ask_overrule", "ask_vote"):
+            return f"{question.get('prompt') or ''} {ask.get('given') or ''}"
+        return ""
+
+
+#: How many decided questions a table's history keeps (the oldest go first).
+HISTORY_LENGTH = 50
+
+
+def remember(state: State, key: str, ask: Ask) -> None:
+    """Add the question just decided in ``ask`` to the history ``state[key]`` (see :meth:`QuizStep.history`)."""
+    result = ask["results"][-1]
+    entry = {
+        "n": 1 + ((state.get(key) or [{}])[-1].get("n", 0)),
+        "answerers": list(ask["answerers"]),
+        "reader": ask["reader"],
+        "topic": (ask["card"]["questions"][result["index"]].get("category") or ask["card"].get("topic") or ""),
+        "prompt": result["prompt"],
+        "given": result.get("given"),
+        "answer": result["answer"],
+        "correct": bool(result["correct"]),
+        "code": result.get("code"),
+        "params": dict(result.get("params") or {}),
+        "with_options": bool(result.get("with_options")),
+        "overruled": bool(result.get("overruled")),
+        "by": result.get("by"),
+        "seat": result.get("seat"),
+    }
+    for name in ("named", "needed"):
+        if result.get(name) is not None:
+            entry[name] = result[name]
+    kept = list(state.get(key) or ())
+    kept.append(entry)
+    state[key] = kept[-HISTORY_LENGTH:]

@@ -60,8 +60,8 @@ def test_a_rooms_quiz_bot_waits_its_think_time_before_each_move(server, helpers)
 def test_the_creator_gives_a_room_bot_another_think_time(server, helpers) -> None:
     async def scenario() -> None:
         quick = {"think_ms": 0}
-        clocks = await first_clocks(server, helpers, 3, bot_params={"0": quick, "1": quick})
-        assert clocks[-1] < 3 * THINK_MS, clocks  # three moves without the room's 1.2 s each
+        clocks = await first_clocks(server, helpers, 3, bot_params={"0": quick, "1": quick}, bot_pace="off")
+        assert clocks[-1] < 3 * THINK_MS, clocks  # three moves without the room's 1.2 s each (nor its pace)
         refused = None
         async with httpx.AsyncClient(base_url=server.http) as http:
             refused = await http.post(

@@ -459,6 +459,7 @@ def test_a_room_only_bots_play_stands_still_while_nobody_watches(tmp_path) -> No
         "players": 4,
         "bots": {str(seat): "knowing" for seat in range(4)},
         "bot_params": {str(seat): quick for seat in range(4)},
+        "bot_pace": "off",  # only the bots' own tenth of a second
     }
     app = create_app(db_url=str(tmp_path / "bots.sqlite3"), limits=Limits(bot_room_grace_s=0.5))
     with TestClient(app) as http:

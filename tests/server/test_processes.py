@@ -26,7 +26,7 @@ pytestmark = pytest.mark.postgres
 FAST = {"tempo_ms": 30, "reaction_ms": 20, "ready_ms": 20}
 LEASE = 3.0
 
-#: A bot-only room of each of the other games, lasting some seconds at these bots' pace.
+#: A bot-only room of each of the other games, lasting some seconds at these bots' own think times.
 BOT_ROOMS: list[dict[str, Any]] = [
     {
         "game": "neurorace",
@@ -40,12 +40,14 @@ BOT_ROOMS: list[dict[str, Any]] = [
         "options": {"variant_short": True},
         "bots": {"0": "knowing", "1": "knowing"},
         "bot_params": {"0": {"think_ms": 30}, "1": {"think_ms": 30}},
+        "bot_pace": "off",  # these bots' own think times only
     },
     {
         "game": "caida-libre",
         "players": 2,
         "bots": {"0": "knowing", "1": "knowing"},
         "bot_params": {"0": {"think_ms": 100}, "1": {"think_ms": 100}},
+        "bot_pace": "off",  # these bots' own think times only
     },
     {
         "game": "eesti-malumang",
@@ -53,6 +55,7 @@ BOT_ROOMS: list[dict[str, Any]] = [
         "options": {"game_minutes": 1},
         "bots": {"0": "knowing", "1": "knowing"},
         "bot_params": {"0": {"think_ms": 150, "board_think_ms": 150}, "1": {"think_ms": 150, "board_think_ms": 150}},
+        "bot_pace": "off",  # these bots' own think times only
     },
 ]
 

@@ -71,7 +71,7 @@ def rooms(server_url: str) -> dict[str, Any]:
     carrera = {
         key: post_json(
             f"{server_url}/api/rooms",
-            {"game": "carrera-de-mente", "players": 2, "name": "Ana", "bots": {"1": "knowing"}},
+            {"game": "carrera-de-mente", "players": 2, "name": "Ana", "bots": {"1": "knowing"}, "bot_pace": "off"},
         )
         for key in ("carrera-answer", "carrera-ask")
     }
@@ -167,14 +167,16 @@ def start_the_race(server_url: str, rooms: dict[str, Any], browser: Any) -> None
 
 def _carrera_until(page: Any, wanted: str) -> None:
     """Play Ana's seat through the page until ``wanted`` (ask_answer: she answers a question; ask_confirm: she
-    asks, holding the card) is what the table waits for: she answers wrong and, as the asker, rules the bot's
-    right answers wrong, so the turn comes back to her soon whoever starts."""
+    asks, holding the card) is what the table waits for, with a question decided before (so the table's history
+    of questions is on the page too): she answers wrong and, as the asker, rules the bot's right answers wrong,
+    so the turn comes back to her soon whoever starts."""
     shell = "window.mindtableShell.lastState"
     for _ in range(200):
         page.wait_for_function(f"() => {shell} && ({shell}.legal || []).length > 0")
         state = page.evaluate(shell)
         legal = {a["type"] for a in state["legal"]}
-        if wanted in legal:
+        if wanted in legal and state["view"].get("quiz_history"):
+            page.wait_for_selector('[data-testid="quiz-history-last"]')
             return
         if "roll" in legal:
             page.click('[data-testid="cm-roll"]')
@@ -239,6 +241,7 @@ def test_the_eesti_malumang_table_with_a_question_showing_has_no_serious_axe_vio
             "name": "Ana",
             "bots": {"1": "knowing"},
             "bot_params": {"1": {"board_think_ms": 0}},
+            "bot_pace": "off",
             "options": {"language": language, "variant": "outer_track"},
         },
     )

@@ -89,6 +89,8 @@ class Player:
         think = page.locator('[data-testid="bot-param-knowing-think_ms"]')
         assert think.input_value() == "1200"
         think.fill("0")
+        assert page.locator('[data-testid="bot-pace"]').input_value() == "normal"
+        page.select_option('[data-testid="bot-pace"]', "off")
         page.click('[data-testid="create-button"]')
         page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))
         code = room_code(page)

@@ -117,6 +117,9 @@ def test_a_person_plays_carrera_de_mente_from_the_lobby_to_the_end(
     page.select_option('[data-testid="seat-1"]', "knowing")
     page.select_option("#opt-board", "small")
     assert not page.locator("#opt-variant_short").is_checked()
+    # the room's bots take a person's pace by default (so people can follow); this test's bot plays at once
+    assert page.locator('[data-testid="bot-pace"]').input_value() == "normal"
+    page.select_option('[data-testid="bot-pace"]', "off")
     page.screenshot(path=str(screenshots / "carrera-lobby.png"), full_page=True)
     page.click('[data-testid="create-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))

@@ -119,6 +119,7 @@ def test_a_person_plays_a_whole_short_board_game_in_estonian_from_the_lobby(
     cards_field = page.locator("label", has=page.locator("#opt-cards_per_colour"))
     assert cards_field.locator("span").first.inner_text() == "Eesti kaarte igast värvist"
     page.fill("#opt-cards_per_colour", "1")
+    page.select_option('[data-testid="bot-pace"]', "off")  # the bot plays at once here (a person's pace: below)
     page.screenshot(path=str(screenshots / "eesti-lobby-et.png"), full_page=True)
     page.click('[data-testid="create-button"]')
     page.wait_for_url(re.compile(r"room\.html\?code=[A-Z0-9]{6}"))

@@ -46,6 +46,7 @@ def test_no_frame_carries_the_askers_card_to_the_answering_side(server_url: str)
             "name": "Ana",
             "bots": {"1": "knowing"},
             "bot_params": {"1": {"board_think_ms": 0, "knows": 0.5}},
+            "bot_pace": "off",
             "options": {"variant": "outer_track", "cards_per_colour": 1},
         },
     )

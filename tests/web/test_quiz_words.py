@@ -252,8 +252,15 @@ def test_carrera_the_last_question_recap_names_the_asker_as_the_one_who_decided(
     for seat in (0, 1, None):
         text = shown(page, "carrera-de-mente", match, seat, language)["text"]
         recap = text[text.index({"en": "Last question", "es": "Última pregunta", "et": "Viimane küsimus"}[language]) :]
+        # the table's history of questions follows the recap: it says the same (tests/web/test_quiz_history_browser.py)
+        heading = {"en": "Questions so far", "es": "Preguntas hasta ahora", "et": "Seni küsitud küsimused"}[language]
+        cut = recap.lower().index(heading.lower())
+        recap, history = recap[:cut], recap[cut:]
         assert answered in recap and prompt in recap and given in recap, recap
         assert (by_you if seat == 1 else by) in recap and "Ana" not in recap.split(given)[1], recap
+        you = {"en": "You answered", "es": "Respondiste tú", "et": "Vastasid sina"}[language]
+        assert (you if seat == 0 else answered) in history and prompt in history, history
+        assert (by_you if seat == 1 else by) in history, history
 
 
 # --- 3. Caída: each seat reads its own outcome; "you" to the one answering; the starter as a seat from 1 -------

@@ -491,6 +491,7 @@ class CaidaView(TypedDict):
     #: The card being asked: its type and how many of its questions were answered wrong.
     card: dict[str, Any] | None
     ask: AskView | None
+    quiz_history: list[dict[str, Any]]
     #: The last card scored: its penalty, the weapon's effect, the pawns' moves, each question's result.
     last: dict[str, Any] | None
     played: int
@@ -519,6 +520,8 @@ class CaidaLibre(Game[State, CaidaView]):
     # at the deadline itself (15.000 s) is too late ("in less than 15 seconds").
     # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
     rules_revision = 3
+    #: People at the table see each step of a bot: the quiz step reads its question before answering it.
+    room_bot_pace = "normal"
     progress_label = "cards played"
     terminal = "mindtable.games.caida_libre.terminal:run_terminal"
     cli_commands = "mindtable.games.caida_libre.study:app"
@@ -622,6 +625,7 @@ class CaidaLibre(Game[State, CaidaView]):
             "card": {"type": card["type"], "wrong": card["wrong"]} if card else None,
             "ask": QUIZ.view(state, seat),
             "last": state["last"],
+            "quiz_history": QUIZ.history(state),
             "played": state["played"],
             "deck": deck_view(state["deck"]),
             "fallen": list(state["fallen"]),
@@ -639,6 +643,9 @@ class CaidaLibre(Game[State, CaidaView]):
             "free_fall",
             {"fallen": list(state["fallen"]), "progress": state["played"], "history": state["history"]},
         )
+
+    def read_before(self, view: dict[str, Any], action: Mapping[str, Any]) -> str:
+        return QUIZ.read_before(view, action)
 
     def next_deadline(self, state: State) -> Deadline | None:
         return QUIZ.deadline(state)

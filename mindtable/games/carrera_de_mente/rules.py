@@ -677,6 +677,7 @@ class CarreraView(TypedDict):
     laps_pending: int
     steal_from: list[int]
     ask: AskView | None
+    quiz_history: list[dict[str, Any]]
     #: The last question decided: its verdict, answer, who answered and asked, its topic and number.
     last: dict[str, Any] | None
     winner: int | None
@@ -709,6 +710,8 @@ class CarreraDeMente(Game[State, CarreraView]):
     # victim has one; closed options are refused alike for every question; one square after any options.
     # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
     rules_revision = 3
+    #: People at the table see each step of a bot: the quiz step reads its question before answering it.
+    room_bot_pace = "normal"
     progress_label = "turns"
     simulation_details: ClassVar[Mapping[str, str]] = {"answers_in_turn": "answers in a turn"}
     option_schema = (*OPTIONS, *QUIZ.options)
@@ -827,6 +830,7 @@ class CarreraDeMente(Game[State, CarreraView]):
             "steal_from": list(pending["steal_from"]),
             "ask": None,
             "last": state["last"],
+            "quiz_history": QUIZ.history(state),
             "winner": state["winner"],
             "variants": {
                 "short": state["options"]["variant_short"],
@@ -872,6 +876,9 @@ class CarreraDeMente(Game[State, CarreraView]):
                 ),
             },
         )
+
+    def read_before(self, view: dict[str, Any], action: Mapping[str, Any]) -> str:
+        return QUIZ.read_before(view, action)
 
     def next_deadline(self, state: State) -> Deadline | None:
         return QUIZ.deadline(state)

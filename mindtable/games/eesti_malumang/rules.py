@@ -823,6 +823,7 @@ class EestiView(TypedDict):
     #: The question being asked: the answering seat, the reader, the category, why it is asked.
     asking: dict[str, Any] | None
     ask: AskView | None
+    quiz_history: list[dict[str, Any]]
     last: dict[str, Any] | None
     winner: int | None
     ended: str | None
@@ -858,6 +859,8 @@ class EestiMalumang(Game[State, EestiView]):
     # 2's game time is taken only when due (an em_time_up without its time, or before the end, is refused).
     # Also 3: judge v3 (docs/trivia.md: what players type; with surname_alone off the whole name is asked).
     rules_revision = 3
+    #: People at the table see each step of a bot: the quiz step reads its question before answering it.
+    room_bot_pace = "normal"
     web_module = "eesti-malumang"
     progress_label = "questions asked"
     terminal = "mindtable.games.eesti_malumang.terminal:run_terminal"
@@ -965,6 +968,7 @@ class EestiMalumang(Game[State, EestiView]):
             "asking": state["asking"],
             "ask": QUIZ.view(state, seat),
             "last": _last_view(state),
+            "quiz_history": QUIZ.history(state),
             "winner": state["winner"],
             "ended": state["ended"],
             "ends_at": state["ends_at"],
@@ -1006,6 +1010,9 @@ class EestiMalumang(Game[State, EestiView]):
                 "turns": state["turn"]["number"],
             },
         )
+
+    def read_before(self, view: dict[str, Any], action: Mapping[str, Any]) -> str:
+        return QUIZ.read_before(view, action)
 
     def next_deadline(self, state: State) -> Deadline | None:
         deadlines = []

@@ -10,7 +10,7 @@
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { nameList } from "../../js/games.js";
-import { mountQuiz } from "../../js/quiz.js";
+import { mountHistory, mountQuiz } from "../../js/quiz.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 56; // board.js: px per board unit
@@ -49,12 +49,14 @@ export function mount(root, ctx) {
   const lastBox = h("div", { class: "cl-last", "data-testid": "cl-last" });
   const endBox = h("div", { class: "cl-end", "data-testid": "cl-summary-box" });
   const logBox = h("ol", { class: "cl-log", "data-testid": "cl-log" });
+  const historyBox = h("div", { class: "cl-history" });
   // The shared answer box sends what is typed (ask_type) a moment after the last key; once the answer is sent
   // (or the time is up) such a draft is dropped here instead of being refused by the server with a notice.
   let lastLegal = [];
   const quizCtx = { ...ctx, send: (action) => (action.type === "ask_type" && !lastLegal.some((a) => a.type === "ask_type") ? Promise.resolve() : ctx.send(action)) };
   const quiz = mountQuiz(quizBox, quizCtx, { itemChecks: true, nameOf: (seat) => name(seat) });
-  fill(root, h("div", { class: "cl-left" }, scaleBox), h("div", { class: "cl-right" }, status, players, weaponBox, actions, cardBox, quizBox, lastBox, endBox, logBox));
+  const history = mountHistory(historyBox, ctx);
+  fill(root, h("div", { class: "cl-left" }, scaleBox), h("div", { class: "cl-right" }, status, players, weaponBox, actions, cardBox, quizBox, lastBox, historyBox, endBox, logBox));
 
   let drawnKey = "";
   const shownIq = new Map(); // seat -> the IQ its pawn was last drawn at (a fall animates from there)
@@ -277,6 +279,7 @@ export function mount(root, ctx) {
     fill(actions, actionButtons(view, legal));
     fill(cardBox, cardPanel(view));
     quiz.update(msg);
+    history.update(msg);
     fill(lastBox, lastPanel(view));
     fill(endBox, summary(view));
   }

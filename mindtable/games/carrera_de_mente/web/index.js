@@ -6,7 +6,7 @@
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { nameList } from "../../js/games.js";
-import { givenText, mountQuiz } from "../../js/quiz.js";
+import { givenText, mountHistory, mountQuiz } from "../../js/quiz.js";
 
 const COLOURS = ["green", "skyblue", "yellow", "pink", "brown", "orange"];
 const FILL = { green: "#2f9e44", skyblue: "#56b4e9", yellow: "#f2c94c", pink: "#f06595", brown: "#8d5a3b", orange: "#f08c00", grey: "#9aa0a6" };
@@ -32,12 +32,14 @@ export function mount(root, ctx) {
   const actions = h("div", { class: "cm-actions", "data-testid": "cm-actions" });
   const quizBox = h("div", {});
   const lastBox = h("div", { "data-testid": "cm-last" });
+  const historyBox = h("div", { class: "cm-history" });
   // The shared box sends what is typed (ask_type) a moment after the last key; once the answer is sent (or the
   // question is over) that draft is dropped here instead of being refused by the server with a notice.
   let lastLegal = [];
   const quizCtx = { ...ctx, send: (action) => (action.type === "ask_type" && !lastLegal.some((a) => a.type === "ask_type") ? Promise.resolve() : ctx.send(action)) };
   const quiz = mountQuiz(quizBox, quizCtx);
-  fill(root, h("div", { class: "cm-left" }, status, players, boardBox), h("div", { class: "cm-right" }, dice, actions, quizBox, lastBox));
+  const history = mountHistory(historyBox, ctx);
+  fill(root, h("div", { class: "cm-left" }, status, players, boardBox), h("div", { class: "cm-right" }, dice, actions, quizBox, lastBox, historyBox));
   let lastView = null;
 
   const send = (action) => ctx.send(action).catch(() => {});
@@ -132,6 +134,7 @@ export function mount(root, ctx) {
     } else if (view.phase === "steal") buttons.push(h("p", { class: "muted" }, t("cm.waiting_steal", { name: ctx.seatName(view.turn), victim: ctx.seatName(view.steal_from[0]) })));
     fill(actions, buttons);
     quiz.update(msg);
+    history.update(msg);
     let last = null;
     if (!view.ask && view.last && view.last.correct !== undefined) {
       // view.last.seat is the answering player; the verdict line names who decided: the asker (view.last.asker)

@@ -7,7 +7,7 @@
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { nameList } from "../../js/games.js";
-import { mountQuiz } from "../../js/quiz.js";
+import { mountHistory, mountQuiz } from "../../js/quiz.js";
 
 // The categories' colours: those of the match's board (view.board.colours, by topic) when it has one, else
 // those of the game's own board (board.yaml), so a card is always the colour of its squares.
@@ -36,8 +36,10 @@ export function mount(root, ctx) {
   const actions = h("div", { class: "em-actions", "data-testid": "em-actions" });
   const quizBox = h("div", {});
   const lastBox = h("div", { "data-testid": "em-last" });
+  const historyBox = h("div", { class: "em-history" });
   const quiz = mountQuiz(quizBox, ctx);
-  fill(root, h("div", { class: "em-left" }, status, players, boardBox), h("div", { class: "em-right" }, dieBox, actions, quizBox, lastBox));
+  const history = mountHistory(historyBox, ctx);
+  fill(root, h("div", { class: "em-left" }, status, players, boardBox), h("div", { class: "em-right" }, dieBox, actions, quizBox, lastBox, historyBox));
   let lastView = null;
   let clockTimer = null;
 
@@ -153,6 +155,7 @@ export function mount(root, ctx) {
     if (can("path").length) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "em-path", onclick: () => send({ type: "path" }) }, t("em.path")));
     fill(actions, buttons);
     quiz.update(msg);
+    history.update(msg);
     let last = null;
     if (!view.ask && view.last && view.last.correct !== undefined) {
       // view.last.seat is the answering player; the verdict line names who decided it (view.last.decided_by).

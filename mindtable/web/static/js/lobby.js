@@ -15,6 +15,9 @@ const playable = (g) => g.available !== false;
 // The seat choice "a person on this device" (hot-seat): the lobby takes the seat for them after creating the room.
 const HERE = "@here";
 
+/** The bots' paces a room may choose (mindtable.core.pace.PACE_NAMES). */
+const BOT_PACES = ["off", "normal", "slow"];
+
 function notice(text) {
   const box = $("#notice");
   box.hidden = !text;
@@ -121,8 +124,18 @@ function renderSeats() {
     return h("label", {}, h("span", { id: `seat-label-${seat}` }, t("seat.n", { n: seat + 1 })), select, name);
   });
   fill($("#seats-fields"), count > 1 ? h("p", { class: "muted span-all" }, t("lobby.you_take_seat")) : h("p", { class: "muted span-all" }, t("lobby.solo")), fields,
-    h("div", { id: "bot-params", class: "grid-form span-all", "data-testid": "bot-params" }));
+    h("div", { id: "bot-params", class: "grid-form span-all", "data-testid": "bot-params" }), botPaceField(game));
   renderBotParams();
+}
+
+/** The room's bots' pace (turn-based games): at once, like a person, slowly; the game's default chosen. */
+function botPaceField(game) {
+  if (game.realtime) return null;
+  const chosen = game.room_bot_pace || "off";
+  const select = h("select", { id: "bot-pace", name: "bot_pace", "data-testid": "bot-pace" },
+    BOT_PACES.map((pace) => h("option", { value: pace, selected: pace === chosen }, t(`bot_pace.${pace}`))));
+  return h("label", { for: "bot-pace", title: t("field.bot_pace.help") }, h("span", {}, t("field.bot_pace")), select,
+    h("small", { class: "muted help" }, t("field.bot_pace.help")));
 }
 
 /** The room's parameters of the bots chosen (the game's `room_bot_params`, e.g. a think time in ms): one
@@ -315,6 +328,7 @@ async function createRoom(event) {
   const name = $("#create-name").value.trim();
   rememberName(name);
   const body = { game: game.id, players: Number($("#players-select").value), options, bots, bot_params: botParams, public: $("#public-check").checked, name };
+  if ($("#bot-pace")) body.bot_pace = $("#bot-pace").value;
   const button = $("#create-button");
   button.disabled = true;
   try {

@@ -112,6 +112,71 @@ export function verdictLine(say, result, nameOf, self = null) {
     h("p", {}, say("quiz.the_answer", { answer: result.answer })));
 }
 
+/** Who decided a verdict, in words: the reader by name (to that seat: "you decided"), the vote, the time, a pass. */
+function deciderWords(say, entry, nameOf, self) {
+  if (entry.by === "reader" && self != null && entry.seat === self) return say("quiz.by.reader_you");
+  return say(`quiz.by.${entry.by}`, { name: entry.seat != null ? nameOf(entry.seat) : "" });
+}
+
+/** One decided question of the table's history (view.quiz_history, mindtable.trivia.step.QuizStep.history): who
+ * answered, the question, the answer given, the card's answer, the verdict with its reason and who decided. */
+export function historyItem(say, entry, nameOf, self = null, latest = false) {
+  const mine = self != null && (entry.answerers || []).includes(self);
+  const who = mine ? say("quiz.history_answered_you") : say("quiz.history_answered", { name: (entry.answerers || []).map(nameOf).join(", ") });
+  const verdict = [
+    h("span", { class: entry.correct ? "mt-quiz-right" : "mt-quiz-wrong", "data-testid": "quiz-history-verdict" }, say(entry.correct ? "quiz.right" : "quiz.wrong")),
+    entry.named != null ? ` (${say("quiz.items", entry)})` : "",
+    entry.with_options ? ` · ${say("quiz.with_options")}` : "",
+    " · ",
+    h("span", { "data-testid": "quiz-history-decider" }, deciderWords(say, entry, nameOf, self)),
+    entry.overruled ? ` · ${say("quiz.overruled")}` : "",
+  ];
+  return h("li", { class: "mt-quiz-history-item", "data-testid": latest ? "quiz-history-last" : "quiz-history-item", "data-n": entry.n, "data-correct": String(entry.correct), "data-by": entry.by, "data-decider": entry.seat ?? "" },
+    h("p", { class: "mt-quiz-history-head" }, h("span", { "data-testid": "quiz-history-answerer" }, who), " — ", verdict),
+    h("p", { class: "mt-quiz-history-prompt", "data-testid": "quiz-history-prompt" }, entry.prompt),
+    h("p", { class: "muted" }, h("span", { "data-testid": "quiz-history-given" }, say("quiz.given", { text: givenText(say, entry.given) })), " · ",
+      h("span", { "data-testid": "quiz-history-answer" }, say("quiz.the_answer", { answer: entry.answer }))),
+    entry.code ? h("p", { class: "muted", "data-testid": "quiz-history-reason" }, reasonText(say, entry)) : null);
+}
+
+/** The table's history of questions, newest first: the last one in full view, the earlier ones folded away. */
+export function historyList(say, history, nameOf, self = null) {
+  const entries = [...(history || [])].reverse();
+  if (!entries.length) return null;
+  const [latest, ...earlier] = entries;
+  return h("section", { class: "mt-quiz-history", "data-testid": "quiz-history", "data-count": entries.length },
+    h("h3", {}, say("quiz.history")),
+    h("ol", { class: "mt-quiz-history-list", reversed: true, start: latest.n }, historyItem(say, latest, nameOf, self, true)),
+    earlier.length ? h("details", { class: "mt-quiz-history-earlier", "data-testid": "quiz-history-earlier" },
+      h("summary", {}, say("quiz.history_earlier", { n: earlier.length })),
+      h("ol", { class: "mt-quiz-history-list", reversed: true, start: earlier[0].n }, earlier.map((e) => historyItem(say, e, nameOf, self)))) : null);
+}
+
+/** Mount the table's history of questions in `root`: {update(stateMsg), destroy()}. The view carries it as
+ * `view.quiz_history` (`opts.key` to read another); names come from `opts.nameOf` (default ctx.seatName). */
+export function mountHistory(root, ctx, opts = {}) {
+  const key = opts.key || "quiz_history";
+  const say = quizSay(ctx);
+  const nameOf = opts.nameOf || ((seat) => (ctx.seatName ? ctx.seatName(seat) : `#${seat + 1}`));
+  let drawn = "";
+  let open = false;
+  return {
+    update(msg) {
+      const history = msg.view?.[key] || [];
+      const last = history[history.length - 1];
+      const stamp = `${history.length}/${last ? last.n : 0}`;
+      if (stamp === drawn) return;
+      drawn = stamp;
+      const details = root.querySelector("details");
+      if (details) open = details.open; // an unfolded list stays unfolded as questions come in
+      fill(root, historyList(say, history, nameOf, ctx.seat));
+      const again = root.querySelector("details");
+      if (again) again.open = open;
+    },
+    destroy() {},
+  };
+}
+
 const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
 
 /**
