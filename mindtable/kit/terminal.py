@@ -184,4 +184,11 @@ def play_turns(
     if not table.match.is_over:  # they stopped at a hand-over
         console.print(Text(say("term.quit")), highlight=False)
         return False
+    # What the last move did (a steal that wins, the last answer) is told before the game's end is shown.
+    seat = table.last_person
+    if seat is not None and table.unseen[seat]:
+        view = table.match.view(seat)
+        for line in screen.tell(seat, table.unseen[seat], view):
+            console.print(Text(f"  • {line}", style="green"), highlight=False)
+        table.unseen[seat].clear()
     return True
