@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import TYPE_CHECKING, Any, Generic
 
-from mindtable.core.codes import MAX_TIME_MS, fresh, refuse
+from mindtable.core.codes import fresh, refuse
 from mindtable.core.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -304,20 +304,23 @@ class MoveTable(Generic[S]):
             self.by_type[move.type] = move
         self.player_moves = tuple(m for m in self.moves if not m.system)
         self.types = ", ".join(self.by_type)
+        # The listing and check code is generated from these declarations (the speed machinery, kept apart).
+        from mindtable.core.compiled import compile_check, compile_listing, single_param
+
         #: (type, gate or None when always open, move, the one listed choice's (name, domain, skip None) or None)
-        listing = tuple((m.type, None if m.gate is _always else m.gate, m, _single(m)) for m in self.player_moves)
+        listing = tuple((m.type, None if m.gate is _always else m.gate, m, single_param(m)) for m in self.player_moves)
         if phase_key is None and any(m.phases for m in self.moves):
             raise ValueError("moves declare phases but the table has no phase_key")
         phases = sorted({p for m in self.moves for p in m.phases})
         #: phase -> the generated listing of the moves that exist in it (moves without phases exist in every phase);
         #: without a phase key, every move is listed by ``_list_free``.
         self._listers = {
-            phase: _compile_listing(self, tuple(e for e in listing if not e[2].phases or phase in e[2].phases))
+            phase: compile_listing(self, tuple(e for e in listing if not e[2].phases or phase in e[2].phases))
             for phase in phases
         }
-        self._list_free = _compile_listing(self, tuple(e for e in listing if not e[2].phases or phase_key is None))
+        self._list_free = compile_listing(self, tuple(e for e in listing if not e[2].phases or phase_key is None))
         #: move type -> the generated one-pass check of a plain action (see :meth:`quick_normalize`).
-        self.checks = {m.type: _compile_check(self, m) for m in self.moves if len(m.type) <= 64}
+        self.checks = {m.type: compile_check(self, m) for m in self.moves if len(m.type) <= 64}
 
     # -- listing --------------------------------------------------------------------------------------
     def legal_actions(self, state: S, seat: int, at: int | None = None) -> list[dict[str, Any]]:
@@ -334,7 +337,7 @@ class MoveTable(Generic[S]):
 
     def _entries(self, move: Move[S], state: S, seat: int) -> list[dict[str, Any]]:
         """The listed entries of a move with parameters (a move with one listed choice is listed inline by the
-        generated listing, see :func:`_single`)."""
+        generated listing, see :func:`mindtable.core.compiled.single_param`)."""
         listed = [p for p in move.params if p.listed]
         inputs = [p.schema(state, seat) for p in move.params if not p.listed]
         domains = []
@@ -466,142 +469,6 @@ def _flowing(moves: tuple[Move[S], ...], flow: Flow[S]) -> tuple[Move[S], ...]:
             move = replace(move, phases=phases, phase_refusal=refusal)
         out.append(replace(move, effect=flow.wrap(move.effect)))
     return tuple(out)
-
-
-# -- compiling ------------------------------------------------------------------------------------------------
-# The table turns its declarations into small Python functions once, when the game is loaded: per phase, one
-# function that lists every move of the phase (gates asked once, values appended inline), and per move type,
-# one function that checks a plain action in one pass. They are generated from the same ``Move`` and ``Param``
-# objects the general code reads — nothing is written twice by hand — and remove the per-call interpretation
-# of the declaration (looping over moves, unpacking entries, reading attributes), which was most of the
-# engine's own cost per action. ``tests/core/test_fast_paths.py`` holds them equal to the general
-# path on random positions of every game.
-
-
-def _compile(name: str, lines: list[str], namespace: dict[str, Any]) -> Callable[..., Any]:
-    source = "\n".join(lines) + "\n"
-    code = compile(source, f"<move table: {name}>", "exec")
-    exec(code, namespace)  # the source is generated here from the table's own declarations
-    function: Callable[..., Any] = namespace[name]
-    function.__doc__ = source  # readable when debugging: help(table._listers[phase])
-    return function
-
-
-def _compile_listing(
-    table: MoveTable[Any], entries: tuple[Any, ...], name: str = "listing"
-) -> Callable[..., list[dict[str, Any]]]:
-    """``legal_actions`` for the moves of ``entries`` (a phase's listing), as one generated function."""
-    namespace: dict[str, Any] = {"table": table}
-    lines = [f"def {name}(state, seat, at):", "    actions = []", "    append = actions.append"]
-    asked: dict[Any, str] = {}  # gate -> its answer's variable: a gate only reads the state, so ask it once
-    for i, (kind, gate, move, single) in enumerate(entries):
-        namespace[f"move{i}"] = move
-        indent = "    "
-        if gate is not None:
-            gate_var = asked.get(gate)
-            if gate_var is None:
-                gate_var = asked[gate] = f"refusal{i}"
-                namespace[f"gate{i}"] = gate
-                lines.append(f"    {gate_var} = gate{i}(state, seat, at)")
-            lines.append(f"    if {gate_var} is None:")
-            indent = "        "
-        if single is not None:
-            param_name, domain, skip_none = single
-            namespace[f"domain{i}"] = domain
-            lines.append(f"{indent}for value in domain{i}(state, seat):")
-            lines.append(f"{indent}    if value is not None:")
-            lines.append(f"{indent}        append({{'type': {kind!r}, 'seat': seat, {param_name!r}: value}})")
-            if not skip_none:
-                lines.append(f"{indent}    else:")
-                lines.append(f"{indent}        append({{'type': {kind!r}, 'seat': seat}})")
-        elif move.params:
-            lines.append(f"{indent}actions.extend(table._entries(move{i}, state, seat))")
-        else:
-            lines.append(f"{indent}append({{'type': {kind!r}, 'seat': seat}})")
-    lines.append("    return actions")
-    return _compile(name, lines, namespace)
-
-
-def _compile_check(table: MoveTable[Any], move: Move[Any], name: str = "check") -> Callable[..., dict[str, Any] | None]:
-    """:meth:`MoveTable.quick_normalize` for one move type, as one generated function."""
-    namespace: dict[str, Any] = {
-        "fields": move.fields,
-        "IllegalAction": IllegalAction,
-        "json_safe": json_safe,
-        "SAFE_INT": SAFE_INT,
-        "MAX_TIME_MS": MAX_TIME_MS,
-        "phases": frozenset(move.phases),
-        "gate": move.gate,
-    }
-    kind = move.type
-    lines = [
-        f"def {name}(state, action, players, clock, realtime):",
-        "    for key in action:",
-        "        if key not in fields:",
-        "            return None",
-        "    seat = action.get('seat')",
-    ]
-    if move.system:
-        lines += ["    if seat is not None:", "        return None"]
-    else:
-        lines += ["    if type(seat) is not int or not 0 <= seat < players:", "        return None"]
-    lines += [
-        "    at = action.get('at')",
-        "    if at is None:",
-        "        if realtime or 'at' in action:",
-        "            return None",
-        "    elif type(at) is not int or not clock <= at <= MAX_TIME_MS:",
-        "        return None",
-    ]
-    if move.phases:
-        lines += [f"    if state[{table.phase_key!r}] not in phases:", "        return None"]
-    if move.gate is not _always:
-        lines += ["    if gate(state, seat, at) is not None:", "        return None"]
-    lines.append(
-        f"    result = {{'type': {kind!r}}}" if move.system else f"    result = {{'type': {kind!r}, 'seat': seat}}"
-    )
-    lines += ["    if at is not None:", "        result['at'] = at"]
-    for i, param in enumerate(move.params):
-        namespace[f"param{i}"] = param
-        lines += [
-            f"    value = action.get({param.name!r})",
-            "    if value is not None and not (type(value) is int and -SAFE_INT <= value <= SAFE_INT):",
-            "        if not json_safe(value):",
-            "            return None",
-        ]
-        if param.default is not None:
-            namespace[f"default{i}"] = param.default
-            lines += ["    if value is None:", f"        value = default{i}(state, seat)"]
-        if param.kind == "choice" and param.domain is not None:
-            namespace[f"domain{i}"] = param.domain
-            lines += [
-                "    kind = type(value)",
-                f"    for item in domain{i}(state, seat):",
-                "        if item == value and type(item) is kind:",  # True is not the card 1 (see _member)
-                "            break",
-                "    else:",
-                "        return None",
-            ]
-        else:
-            lines += [
-                "    try:",
-                f"        value = param{i}.accept(state, seat, {kind!r}, value)",
-                "    except IllegalAction:",
-                "        return None",
-            ]
-        lines += ["    if value is not None:", f"        result[{param.name!r}] = value"]
-    lines.append("    return result")
-    return _compile(name, lines, namespace)
-
-
-def _single(move: Move[Any]) -> tuple[str, Domain[Any], bool] | None:
-    """The listing fast path: a move with exactly one parameter, a listed choice."""
-    if len(move.params) != 1:
-        return None
-    param = move.params[0]
-    if param.kind != "choice" or param.domain is None:
-        return None
-    return param.name, param.domain, param.default is not None
 
 
 def json_key(value: Any) -> str:
