@@ -331,6 +331,26 @@ class PlayingClient:
                 return
 
 
+async def state_clocks(ws_base: str, code: str, count: int) -> list[int]:
+    """The room's clock on each of the next ``count`` states a spectator of room ``code`` receives after the
+    first (one a step: the pace and think time of bots are read from them)."""
+    watcher = await Client(ws_base, code).connect()
+    clocks: list[int] = []
+    try:
+        state = await watcher.next(lambda m: m.get("kind") == "state", timeout=10)
+        step = state["step"]
+        while len(clocks) < count:
+            after = step
+            state = await watcher.next(
+                lambda m, after=after: m.get("kind") == "state" and m["step"] > after, timeout=15
+            )
+            step = state["step"]
+            clocks.append(state["clock"])
+    finally:
+        await watcher.close()
+    return clocks
+
+
 @pytest.fixture
 def helpers() -> Any:
     class Helpers:
@@ -339,6 +359,7 @@ def helpers() -> Any:
         create_room = staticmethod(create_room)
         join_room = staticmethod(join_room)
         kind = staticmethod(kind)
+        state_clocks = staticmethod(state_clocks)
 
     return Helpers
 

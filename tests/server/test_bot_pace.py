@@ -25,21 +25,7 @@ async def _clocks(server: Any, helpers: Any, count: int, **body: Any) -> tuple[s
         options={"board": "small"},
         **body,
     )
-    watcher = await helpers.Client(server.ws, created["code"]).connect()
-    clocks: list[int] = []
-    try:
-        state = await watcher.next(lambda m: m.get("kind") == "state", timeout=10)
-        step = state["step"]
-        while len(clocks) < count:
-            after = step
-            state = await watcher.next(
-                lambda m, after=after: m.get("kind") == "state" and m["step"] > after, timeout=15
-            )
-            step = state["step"]
-            clocks.append(state["clock"])
-    finally:
-        await watcher.close()
-    return created["code"], clocks
+    return created["code"], await helpers.state_clocks(server.ws, created["code"], count)
 
 
 def test_a_rooms_bots_take_their_pace_over_each_step(server, helpers) -> None:

@@ -27,21 +27,7 @@ async def first_clocks(server: Any, helpers: Any, count: int, **body: Any) -> li
         options={"language": "en", "starter": 0},
         **body,
     )
-    watcher = await helpers.Client(server.ws, created["code"]).connect()
-    clocks: list[int] = []
-    try:
-        start = await watcher.next(lambda m: m.get("kind") == "state", timeout=10)
-        step = start["step"]
-        while len(clocks) < count:
-            after = step
-            state = await watcher.next(
-                lambda m, after=after: m.get("kind") == "state" and m["step"] > after, timeout=15
-            )
-            step = state["step"]
-            clocks.append(state["clock"])
-    finally:
-        await watcher.close()
-    return clocks
+    return list(await helpers.state_clocks(server.ws, created["code"], count))
 
 
 def test_a_rooms_quiz_bot_waits_its_think_time_before_each_move(server, helpers) -> None:
