@@ -165,6 +165,8 @@ def test_the_same_game_in_english() -> None:
     ):
         assert line in text, line
     assert re.search(r"Question — \w+: “[^”]+”", text)
+    # the terminal draws no highlight: it points at its menu, not at the page's highlighted squares
+    assert "Choose where to move (the moves listed below)." in text and "highlighted" not in text
     for estonian in ("Sinu kord", "Kohtunik", "Mängija", "küsib", "vastab", "Vastus:"):
         assert estonian not in text, estonian
     assert keys.hidden_checks >= 2 and keys.card_checks >= 2
