@@ -16,9 +16,9 @@ def test_the_scale_is_drawn_with_pawns_and_weapons() -> None:
     match = position(3, iq=[150, 120, 30])
     text = render(match.view(0), 0)
     lines = text.splitlines()
-    assert any(line.startswith(" 150 | Prodigious Mind") and "[0]" in line for line in lines)
-    assert any(line.startswith(" 120 | Sniper") and "[1]" in line for line in lines)
-    assert any(line.startswith("  30 | Armageddon") and "[2]" in line for line in lines)
+    assert any(line.startswith(" 150 | Prodigious Mind") and "[1]" in line for line in lines)
+    assert any(line.startswith(" 120 | Sniper") and "[2]" in line for line in lines)
+    assert any(line.startswith("  30 | Armageddon") and "[3]" in line for line in lines)
     assert any(line.startswith("   0 | Free Fall") for line in lines)
 
 

@@ -66,7 +66,7 @@ def test_a_hot_seat_game_in_spanish_follows_the_cards_language() -> None:
     assert "Caída Libre: 2 asientos; en este teclado: Jugador 1, Jugador 2. q para salir." in out
     assert "── Jugador 1, te toca ──" in out
     assert f"Caída Libre: Jugador 1 pregunta a Jugador 2 (fase: robar) · mazo 1 · {pack} tarjetas por robar" in out
-    assert " 150 | Mente Prodigiosa   | [0] [1]" in out and "  60 | Mochila propulsora | " in out
+    assert " 150 | Mente Prodigiosa   | [1] [2]" in out and "  60 | Mochila propulsora | " in out
     assert "CI: Jugador 1 150, Jugador 2 150" in out
     assert "  1 robar una tarjeta y leerla" in out
     assert "  1 responder (escribe la respuesta)" in out and "  2 pasar" in out
@@ -212,7 +212,7 @@ def test_the_scale_lines_up_in_every_language() -> None:
         scale = [line for line in lines if line[:4].strip().isdigit() and " | " in line]
         assert len(scale) == 16
         assert len({line.index("|", 6) for line in scale}) == 1, language  # one column for every label
-        assert any(line.startswith(f"  60 | {jetpack} ") and "[1]" in line for line in scale)
+        assert any(line.startswith(f"  60 | {jetpack} ") and "[2]" in line for line in scale)
     spanish = render(match.view(0), 0, "es")
     assert "CI: Jugador 1 150, Jugador 2 60, Jugador 3 30" in spanish
     assert "Arma: Jugador 2 está en la mochila propulsora" in spanish  # the page's words, in a sentence

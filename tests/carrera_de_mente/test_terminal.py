@@ -42,8 +42,8 @@ def test_the_standard_track_is_a_ring_of_42_squares_within_80_columns() -> None:
     drawn = cells("\n".join(lines[:11]))  # 12 squares across the top and bottom, 9 down each side
     assert sorted(drawn) == list(range(42))
     assert drawn[0] == ("-", "»", "")  # the grey start square with the arrows
-    assert drawn[4] == ("P", " ", "01")  # from the start a 4 lands on pink (the book's example)
-    assert drawn[9][0] == "S" and drawn[17][2] == "2"
+    assert drawn[4] == ("P", " ", "12")  # from the start a 4 lands on pink (the book's example)
+    assert drawn[9][0] == "S" and drawn[17][2] == "3"
     assert sorted(n for n, (_, mark, _) in drawn.items() if mark == "*") == [6, 12, 15, 23, 31, 39]
     assert lines[0].startswith("- 0»  G 1") and lines[10].startswith("P32")
     assert "Sports" in text and "free topic" in text and "star" in text
@@ -56,7 +56,7 @@ def test_a_board_too_wide_for_the_screen_is_listed_square_by_square() -> None:
     text = plain(render_board(view))
     assert max(len(line) for line in text.splitlines()) <= 80
     drawn = cells(text)
-    assert sorted(drawn) == list(range(42)) and drawn[3][2] == "0" and drawn[0][2] == "1"
+    assert sorted(drawn) == list(range(42)) and drawn[3][2] == "1" and drawn[0][2] == "2"
     assert "yellow" in text  # the colour named beside each number
 
 

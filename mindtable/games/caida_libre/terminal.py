@@ -99,14 +99,14 @@ class Screen:
         return self.say(f"term.scale.{kind}") if kind in WEAPONS else ""
 
     def scale(self, view: Mapping[str, Any]) -> list[str]:
-        """The IQ scale, top down: each square with its weapon and the seats standing on it; the label column
-        is as wide as this language's longest label needs."""
+        """The IQ scale, top down: each square with its weapon and the players standing on it (numbered from 1, as
+        their names are); the label column is as wide as this language's longest label needs."""
         squares = view["scale"]["squares"]
         labels = [self.scale_label(view, square) for square in squares]
         width = max([SCALE_COLUMN, *(len(label) + 1 for label in labels)])
         lines = []
         for square, label in zip(squares, labels, strict=True):
-            here = [str(seat) for seat, iq in enumerate(view["iq"]) if iq == square["iq"]]
+            here = [str(seat + 1) for seat, iq in enumerate(view["iq"]) if iq == square["iq"]]
             pawns = " ".join(f"[{s}]" for s in here)
             lines.append(f"{square['iq']:>4} | {label:<{width}}| {pawns}")
         return lines

@@ -2,11 +2,11 @@
 coloured squares.
 
 :func:`render_board` draws the track from the board in the view (any board file): each square at its place,
-six characters wide, in its colour, ``G 4*01`` — the colour's letter in the screen's language (in English G
+six characters wide, in its colour, ``G 4*12`` — the colour's letter in the screen's language (in English G
 green Sports, Y yellow Nature and Science, S sky blue History and Geography, P pink Entertainment and Shows,
 B brown The Arts, O orange Cambalache, ``-`` grey free topic; in Estonian the booklet's initial, as the
-colours' would clash), the square's number, ``*`` a star square (``»`` the arrows), and the seats whose pegs
-stand there. The standard board (12 squares across) fits 80 columns; a board too wide for that, or without
+colours' would clash), the square's number, ``*`` a star square (``»`` the arrows), and the players whose pegs
+stand there, numbered from 1 as their names are. The standard board (12 squares across) fits 80 columns; a board too wide for that, or without
 coordinates, is listed square by square instead. :func:`screen` adds whose turn it is and who asks, the
 players' prizes, the dice, the question as that seat may see it (the asker's card only for the asker), and
 the last verdict. :func:`run_terminal` is the loop ``mindtable play carrera-de-mente`` runs: people at
@@ -21,9 +21,9 @@ said from their codes and parameters.
 >>> import mindtable
 >>> match = mindtable.new_match("carrera-de-mente", players=2, seed=4, options={"board": "small"})
 >>> print(render_board(match.view(0)).plain.splitlines()[0])
-- 0»01G 1   S 2*  Y 3   P 4*
+- 0»12G 1   S 2*  Y 3   P 4*
 >>> print(render_board(match.view(0), "es").plain.splitlines()[0])
-- 0»01V 1   C 2*  A 3   R 4*
+- 0»12V 1   C 2*  A 3   R 4*
 """
 
 from __future__ import annotations
@@ -134,7 +134,8 @@ class Screen:
         square = board["squares"][index]
         mark = "»" if square["id"] == start else "*" if square["star"] else " "
         pegs = _pegs_at(view, index)
-        who = "".join(str(s) for s in pegs) if len(pegs) <= 2 else f"{pegs[0]}+"
+        # the players on the square, numbered from 1 as their names are ("Player 1")
+        who = "".join(str(s + 1) for s in pegs) if len(pegs) <= 2 else f"{pegs[0] + 1}+"
         text = Text(f"{self.letter(square['colour'])}{index:>2}{mark}", style=_style(board, square["colour"]))
         text.append(f"{who:<2}", style=_style(board, square["colour"]) + " bold")
         if view["phase"] != "over" and view["pegs"][view["turn"]] == index:
