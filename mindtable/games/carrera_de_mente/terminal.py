@@ -1,15 +1,15 @@
 """Carrera de Mente in a terminal, in the room's language: hot-seat and bots, with the track drawn as a ring of
 coloured squares.
 
-:func:`render_board` draws the track from the board in the view (any board file): each square at its place,
-six characters wide, in its colour, ``G 4*12`` — the colour's letter in the screen's language (in English G
-green Sports, Y yellow Nature and Science, S sky blue History and Geography, P pink Entertainment and Shows,
-B brown The Arts, O orange Cambalache, ``-`` grey free topic; in Estonian the booklet's initial, as the
-colours' would clash), the square's number, ``*`` a star square (``»`` the arrows), and the players whose pegs
-stand there, numbered from 1 as their names are. The standard board (12 squares across) fits 80 columns; a
-board too wide for that, or without coordinates, is listed square by square instead. :func:`screen` adds
-whose turn it is and who asks, the players' prizes, the dice, the question as that seat may see it (the
-asker's card only for the asker), and the last verdict. :func:`run_terminal` is the loop ``mindtable play carrera-de-mente`` runs: people at
+:func:`render_board` draws the track from the board in the view (any board file): each square at its place, six
+characters wide, in its colour, ``G 4*12`` — the colour's letter in the screen's language (in English G green
+Sports, Y yellow Nature and Science, S sky blue History and Geography, P pink Entertainment and Shows, B brown
+The Arts, O orange Cambalache, ``-`` grey free topic; in Estonian the booklet's initial, as the colours' would
+clash), the square's number, ``*`` a star square (``»`` the arrows), and the players whose pegs stand there,
+numbered from 1 as their names are. The standard board (12 squares across) fits 80 columns; a board too wide for
+that, or without coordinates, is listed square by square instead. :func:`screen` adds whose turn it is and who
+asks, the players' prizes, the dice, the question as that seat may see it (the asker's card only for the asker),
+and the last verdict. :func:`run_terminal` is the loop ``mindtable play carrera-de-mente`` runs: people at
 ``human_seats`` choose from a numbered menu (answers are typed), bots play the other seats; ``q`` quits.
 
 Every word is said through a message catalogue (:class:`mindtable.kit.words.Catalogue`) in English, Spanish
