@@ -57,7 +57,7 @@ class Pace:
 
     @property
     def off(self) -> bool:
-        return self.delay_ms("") == 0 and self.read_ms_per_char == 0
+        return not self.think_ms and not self.read_ms_per_char
 
 
 #: ``normal``: 1.5 s over each step, and a question read at about 25 characters a second (at most 8 s more).

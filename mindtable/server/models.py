@@ -9,6 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
+from mindtable.core.pace import MOST_SECONDS
+
 log = logging.getLogger("mindtable.server")
 
 
@@ -38,7 +40,7 @@ JsonInt = Annotated[int, BeforeValidator(_integral)]
 SeatNumber = Annotated[int, Field(ge=0, le=63), BeforeValidator(_integral)]
 
 #: A bot pace: a named one, or the seconds a bot thinks over each step (:func:`mindtable.core.pace.pace_of`).
-BotPace = Literal["off", "normal", "slow"] | Annotated[float, Field(ge=0, le=60, allow_inf_nan=False)]
+BotPace = Literal["off", "normal", "slow"] | Annotated[float, Field(ge=0, le=MOST_SECONDS, allow_inf_nan=False)]
 
 #: Strict types, as on the WebSocket: ``true`` is no seat, ``"2"`` and ``2.0`` are no player count.
 MODEL_CONFIG = ConfigDict(extra="forbid", allow_inf_nan=False, regex_engine="python-re", strict=True)

@@ -59,6 +59,18 @@ def frames_into(frames: list[Any]) -> Any:
     return received
 
 
+def watched_page(context: Any, timeout_ms: int) -> tuple[Any, list[str], list[Any]]:
+    """A new page of ``context`` with its default timeout, and the lists that fill as it runs: its script
+    errors, and every JSON frame its WebSockets receive."""
+    page = context.new_page()
+    page.set_default_timeout(timeout_ms)
+    errors: list[str] = []
+    frames: list[Any] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("websocket", lambda ws: ws.on("framereceived", frames_into(frames)))
+    return page, errors, frames
+
+
 def record_sockets(page: Any) -> list[list[Any]]:
     """Every WebSocket ``page`` opens (a hot-seat page holds one per seat), as ``[url, frames]`` with the frames
     it receives; once the page sent its hello, the url ends in ``#token=`` and the seat token the hello carried

@@ -28,10 +28,10 @@ from tests.web.conftest import get_json, room_code
 from tests.web.quiz_pages import (
     ask_card_leaks,
     frames_by_seat,
-    frames_into,
     here_tokens,
     pass_the_page,
     record_sockets,
+    watched_page,
 )
 
 pytestmark = pytest.mark.browser
@@ -60,12 +60,7 @@ class Player:
 
     def __init__(self, browser: Any) -> None:
         self.context = browser.new_context(viewport=DESKTOP, locale="en-US")
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT_MS)
-        self.errors: list[str] = []
-        self.frames: list[Any] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("websocket", lambda ws: ws.on("framereceived", frames_into(self.frames)))
+        self.page, self.errors, self.frames = watched_page(self.context, TIMEOUT_MS)
         self.library = library("en")
         self.done: dict[str, int] = {}
         self.quote5_typed = False

@@ -28,7 +28,7 @@ import pytest
 
 from mindtable.games.eesti_malumang.bots import library
 from tests.web.conftest import get_json, post_json, room_code
-from tests.web.quiz_pages import ask_card_leaks, frames_into
+from tests.web.quiz_pages import ask_card_leaks, watched_page
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 15_000
@@ -49,12 +49,7 @@ class Ana:
 
     def __init__(self, browser: Any) -> None:
         self.context = browser.new_context(viewport=DESKTOP, locale="et-EE")
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT_MS)
-        self.errors: list[str] = []
-        self.frames: list[Any] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("websocket", lambda ws: ws.on("framereceived", frames_into(self.frames)))
+        self.page, self.errors, self.frames = watched_page(self.context, TIMEOUT_MS)
         self.done: dict[str, int] = {}
         self.unanswered: list[str] = []
 

@@ -25,7 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 import mindtable
 from mindtable.core.pace import pace_of
 from tests.web.conftest import get_json
-from tests.web.quiz_pages import ask_card_leaks, frames_into
+from tests.web.quiz_pages import ask_card_leaks, watched_page
 from tests.web.test_accessibility import axe_engine, serious
 
 pytestmark = pytest.mark.browser
@@ -118,12 +118,7 @@ class Person:
         if grant is not None:
             saved = json.dumps({"seat": self.seat, "token": grant["token"], "name": name, "saved": 1})
             self.context.add_init_script(f"localStorage.setItem('mindtable:seat:{code}', {json.dumps(saved)});")
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT_MS)
-        self.errors: list[str] = []
-        self.frames: list[Any] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("websocket", lambda ws: ws.on("framereceived", frames_into(self.frames)))
+        self.page, self.errors, self.frames = watched_page(self.context, TIMEOUT_MS)
         self.page.goto(f"{server_url}/room.html?code={code}{'' if grant else '&spectate=1'}")
         self.page.wait_for_function("() => window.mindtableShell && window.mindtableShell.lastState")
         self.done: dict[str, int] = {}
