@@ -144,6 +144,10 @@ class Cluster:
             edge.finish(1012)
         for owned in list(self.relays_in.values()):
             owned.disconnect(1001)
+        if self._mirror or self._mirror_meta:
+            # Copies of stream messages still waiting for this turn of the loop go first, on the same connection:
+            # the process that takes a room over must find every message its clients have seen.
+            self._flush_mirror()
         with contextlib.suppress(Exception):
             commands: list[tuple[Any, ...]] = [
                 ("EVAL", _RELEASE, 1, self.key("owner", code), self.node) for code in self.owned
