@@ -76,6 +76,10 @@ class Game(ABC, Generic[S, V]):
     #: Turn by turn: only the seats in ``to_act`` ever have a legal action (the conformance test checks it).
     #: A driver then need not ask the other seats' bots that do nothing out of turn (``idle_out_of_turn``).
     acts_in_turn: ClassVar[bool] = False
+    #: Parts of the state set at the start that no move ever changes (the match's questions, its board): a
+    #: server leaves them out of the position fingerprint it takes after every action to tell progress from
+    #: going round in circles. The conformance test checks that random games never change them.
+    fixed_state: ClassVar[tuple[str, ...]] = ()
     option_schema: ClassVar[Sequence[Option]] = ()
     #: What ``Result.details["progress"]`` measures, for simulation summaries.
     progress_label: ClassVar[str] = "progress"

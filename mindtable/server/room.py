@@ -282,7 +282,8 @@ class Room:
     def _presence(self) -> dict[str, Any]:
         return {"kind": "presence", "status": self.status, "seats": self.seat_dicts(), "rematch": self.rematch}
 
-    def _state(self, seat: int | None, deadline: int | None) -> dict[str, Any]:
+    def _state(self, seat: int | None, deadline: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``view``: that seat's view when the caller built it already)."""
         playing = self.status == "playing"
         legal = self.match.legal_actions(seat) if playing and seat is not None else []
         turn_deadline = None
@@ -299,7 +300,7 @@ class Room:
             "kind": "state",
             "step": self.steps,
             "status": self.status,
-            "view": self.match.view(seat),
+            "view": self.match.view(seat) if view is None else view,
             "legal": legal,
             "clock": self.now_ms() if playing else self.match.clock,
             "deadline": deadline,
@@ -323,23 +324,38 @@ class Room:
     def broadcast_presence(self) -> None:
         self._push_all(self._presence())
 
+    def _watched_streams(self) -> list[tuple[int | None, Stream]]:
+        """The streams to write to now: every seat's (a seat's stream keeps what its player may come back to)
+        and the spectators' when someone watches; an unwatched spectator stream gets an empty slot instead."""
+        streams = self._all_streams()
+        if self.spectators.conns:
+            return streams
+        self.spectators.push_body("")  # skipped: nobody watches
+        return streams[:-1]
+
+    def _views(self, streams: list[tuple[int | None, Stream]]) -> dict[int | None, dict[str, Any]]:
+        """The view of each stream's seat, built together (games build what every seat sees once)."""
+        seats = [seat for seat, _ in streams if seat is not None]
+        views: dict[int | None, dict[str, Any]] = dict(self.match.views(seats))
+        if len(seats) < len(streams):
+            views[None] = self.match.view(None)
+        return views
+
     def _broadcast_state(self) -> None:
         deadline = self._deadline()
-        for seat, stream in self._all_streams():
-            if seat is None and not stream.conns:
-                stream.push_body("")  # skipped: nobody watches
-                continue
-            stream.push(self._state(seat, deadline))
+        streams = self._watched_streams()
+        views = self._views(streams)
+        for seat, stream in streams:
+            stream.push(self._state(seat, deadline, views[seat]))
 
     def _broadcast_step(self, events: list[Event]) -> None:
         deadline = self._deadline()
         # Most events are public: seats that see the same events share one encoding of the message.
         public = all(event.to is None for event in events)
         shared = body({"kind": "events", "step": self.steps, "events": [e.to_dict() for e in events]})
-        for seat, stream in self._all_streams():
-            if seat is None and not stream.conns:
-                stream.push_body("")  # skipped: nobody watches
-                continue
+        streams = self._watched_streams()
+        views = self._views(streams)
+        for seat, stream in streams:
             if public:
                 if events:
                     stream.push_body(shared)
@@ -347,7 +363,7 @@ class Room:
                 visible = [event.to_dict() for event in events if event.visible_to(seat)]
                 if visible:
                     stream.push({"kind": "events", "step": self.steps, "events": visible})
-            stream.push(self._state(seat, deadline))
+            stream.push(self._state(seat, deadline, views[seat]))
 
     # -- connections ---------------------------------------------------------------------------------
     async def attach(
@@ -642,18 +658,23 @@ class Room:
     def _fingerprint(self, state: Any = None) -> int:
         """A fingerprint of the game's position (its full state), to tell progress from going round in circles.
 
-        Exact (sorted JSON of every part), but a part whose ``marshal`` bytes are those of the last time reuses
-        its digest: the quiz games' states carry their questions (40-80 KB) that no action changes, and
-        ``marshal`` writes them in C many times faster than sorted JSON."""
+        Exact (sorted JSON of every part) but for the parts the game declares fixed (:attr:`Game.fixed_state`:
+        its questions, its board), which no move changes and so tell no two positions apart. A part whose
+        ``marshal`` bytes are those of the last time reuses its digest: ``marshal`` writes in C many times faster
+        than sorted JSON. (Format 2: it writes no back-references, whose presence depends on how many other
+        places hold the same object, so the bytes of an unchanged part are always the same.)"""
         state = self.match.state if state is None else state
         if not isinstance(state, dict):
             return hash(_canonical(state))
         memo = self._digests
+        fixed = self.game.fixed_state
         parts = []
         for key in sorted(state):
+            if key in fixed:
+                continue
             value = state[key]
             try:
-                raw: bytes | None = marshal.dumps(value)
+                raw: bytes | None = marshal.dumps(value, 2)
             except ValueError:  # not JSON-like: no shortcut
                 raw = None
             known = memo.get(key)

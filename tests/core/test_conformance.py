@@ -108,6 +108,8 @@ def test_random_play_respects_the_protocol(game_id: str, players: int, options: 
     match = mindtable.new_match(game_id, players=players, seed=seed, options=options)
     table = game.moves
     assert table is not None, f"{game_id} declares no move table"
+    # What the game declares fixed (left out of the server's position fingerprint) must never change.
+    fixed = {key: json.dumps(match.state[key], sort_keys=True) for key in game.fixed_state}
     now = 0
     for _ in range(120):
         if match.is_over:
@@ -160,6 +162,8 @@ def test_random_play_respects_the_protocol(game_id: str, players: int, options: 
             assert idle == [], f"{game_id}: seats {idle} have legal actions out of turn"
         snapshot = match.snapshot()
         assert Match.from_snapshot(json.loads(json.dumps(snapshot))).snapshot() == snapshot
+        changed = [key for key, text in fixed.items() if json.dumps(match.state[key], sort_keys=True) != text]
+        assert changed == [], f"{game_id}: the parts declared fixed {changed} changed"
     record = json.loads(json.dumps(match.record()))
     assert record["rules"] == game.rules_revision and "start" in record
     again = mindtable.replay(record)

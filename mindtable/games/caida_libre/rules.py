@@ -505,6 +505,7 @@ class CaidaLibre(Game[State, CaidaView]):
     min_players = 2
     max_players = 8
     acts_in_turn = True
+    fixed_state = ("cards", "scale")
     order = 40
     moves = MOVES
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}

@@ -691,6 +691,7 @@ class CarreraDeMente(Game[State, CarreraView]):
     min_players = 2
     max_players = 6
     acts_in_turn = True
+    fixed_state = ("booklets", "board")
     order = 30
     web_module = "carrera-de-mente"
     terminal = "mindtable.games.carrera_de_mente.terminal:run_terminal"

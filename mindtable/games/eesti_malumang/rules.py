@@ -843,6 +843,7 @@ class EestiMalumang(Game[State, EestiView]):
     min_players = 2
     max_players = 6
     acts_in_turn = True
+    fixed_state = ("cards", "board")
     order = 50
     moves = MOVES
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}
