@@ -60,6 +60,12 @@ class _Observation(Observation):
     __hash__ = None
 
 
+def observation(match: Match, seat: int, view: dict[str, Any], now: int) -> Observation:
+    """What a bot at ``seat`` is asked with: ``view`` (built already, perhaps with :meth:`Match.views`) and the
+    legal actions, listed only if the bot reads them."""
+    return _Observation(seat, view, match.legal_actions, now)
+
+
 def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dict[str, Any]] | None:
     """The earliest action any bot (or the game's deadline) wants at or after ``now``, with its time."""
     return _next_step(match, bots, sorted(bots), now)

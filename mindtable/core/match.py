@@ -238,6 +238,11 @@ class Match:
         return events
 
     @property
+    def played(self) -> int:
+        """How many actions have been applied."""
+        return len(self._actions)
+
+    @property
     def last_action(self) -> dict[str, Any] | None:
         """The latest applied action as recorded (normalised); what a server stores and broadcasts."""
         return self._actions[-1] if self._actions else None

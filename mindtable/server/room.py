@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from mindtable.core import Bot, Game, IllegalAction, Match, observe
 from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.codes import label_params, seat_params
+from mindtable.core.driver import observation
 from mindtable.core.events import Event
 from mindtable.core.match import replay, replay_into
 from mindtable.core.pace import PacedBot, pace_of
@@ -203,6 +204,8 @@ class Room:
         self.positions: set[int] = set()
         #: state key -> (its marshal bytes, its digest) the last time (see _fingerprint)
         self._digests: dict[str, tuple[bytes, int]] = {}
+        #: (match, actions played, state object) -> every seat's view then (see _seat_views)
+        self._views_of: tuple[tuple[Any, ...], dict[int, dict[str, Any]]] | None = None
         self.no_progress = [0] * self.players
         #: Shut down (forgotten by this process): it never acts or writes again, even from a task under way.
         self.closed = False
@@ -334,11 +337,23 @@ class Room:
         return streams[:-1]
 
     def _views(self, streams: list[tuple[int | None, Stream]]) -> dict[int | None, dict[str, Any]]:
-        """The view of each stream's seat, built together (games build what every seat sees once)."""
-        seats = [seat for seat, _ in streams if seat is not None]
-        views: dict[int | None, dict[str, Any]] = dict(self.match.views(seats))
-        if len(seats) < len(streams):
+        """The view of each stream's seat, built together (games build what every seat sees once); the bots
+        are asked with the same views (:meth:`_seat_views`). Views are read-only: they may share parts."""
+        views: dict[int | None, dict[str, Any]] = {seat: view for seat, view in self._seat_views().items()}
+        if any(seat is None for seat, _ in streams):
             views[None] = self.match.view(None)
+        return views
+
+    def _seat_views(self) -> dict[int, dict[str, Any]]:
+        """Every seat's view of the position now, built once per position."""
+        match = self.match
+        cached = self._views_of
+        if cached is not None:
+            (was, played, state), views = cached
+            if was is match and played == match.played and state is match.state:
+                return views
+        views = match.views(range(self.players))
+        self._views_of = ((match, match.played, match.state), views)
         return views
 
     def _broadcast_state(self) -> None:
@@ -774,9 +789,10 @@ class Room:
         if deadline is not None:
             due = deadline.due_action()
             self._later(deadline.at - now, lambda: self.act(None, due, version=version))
+        views = self._seat_views() if self.bots else {}
         for seat, bot in self.bots.items():
             try:
-                decision = bot.decide(observe(self.match, seat, now))
+                decision = bot.decide(observation(self.match, seat, views[seat], now))
             except Exception:
                 log.exception("room %s: bot at seat %d failed", self.code, seat)
                 continue
