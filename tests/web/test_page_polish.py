@@ -4,7 +4,8 @@
 * the lobby's right-hand panels stack without gaps, and no option's placeholder is cut off (desktop and phone,
   en/es/et); an option's help line never just repeats its label (the option would read twice);
 * the replay's list of steps shows its numbers whole past 999;
-* Caída Libre's "?" and "!" marks (who asks, who answers) have a name and a tooltip in each language.
+* Caída Libre's "?" and "!" marks (who asks, who answers) have a name and a tooltip in each language;
+* a question's options are shown once: as the answer buttons to the one answering, on the card to the others.
 """
 
 from __future__ import annotations
@@ -198,5 +199,36 @@ def test_caida_libres_ask_and_answer_marks_are_named_and_explained(browser: Any,
         assert badge.get_attribute("aria-label") == words[key]
         assert badge.get_attribute("title") == words[key]
         assert page.get_by_role("img", name=words[key]).count() == 1
+    assert errors == []
+    context.close()
+
+
+SHOW_QUESTION = """async ([legal, role]) => {
+  const { mountQuiz } = await import('/js/quiz.js');
+  const root = document.createElement('section');
+  document.body.append(root);
+  const quiz = mountQuiz(root, { seat: 0, send: () => Promise.resolve(), seatName: (s) => `Seat ${s + 1}` });
+  const options = ['Sydney', 'Canberra', 'Melbourne'];
+  const question = { prompt: 'Which city is the capital of Australia?', kind: 'open', options };
+  const ask = { phase: 'answer', role, answerers: [0], reader: 1, question, results: [] };
+  quiz.update({ kind: 'state', view: { ask }, legal: legal.map((type) => ({ type })), clock: 0 });
+  const shown = root.innerText.split('Canberra').length - 1;
+  const buttons = root.querySelectorAll('[data-testid^="quiz-letter-"]').length;
+  quiz.destroy();
+  root.remove();
+  return { shown, buttons };
+}"""
+
+
+def test_a_questions_options_are_shown_once(browser: Any, server_url: str) -> None:
+    context, page, errors = new_page(browser)
+    page.goto(f"{server_url}/index.html")
+    page.wait_for_selector('#game-select option[value="the-mind"]', state="attached")
+    # The one answering picks an option with its button: the card above does not list the options again.
+    answering = page.evaluate(SHOW_QUESTION, [["ask_answer", "ask_pass"], "answerer"])
+    assert answering == {"shown": 1, "buttons": 3}, answering
+    # Everyone else reads them on the card.
+    watching = page.evaluate(SHOW_QUESTION, [[], "spectator"])
+    assert watching == {"shown": 1, "buttons": 0}, watching
     assert errors == []
     context.close()
