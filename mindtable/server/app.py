@@ -180,9 +180,9 @@ def create_app(
         return JSONResponse({"detail": errors}, status_code=422)
 
     app.add_middleware(Guard, owner=app, limits=limits, trusted=trusted, routers=(lobby_router, live_router))
-    # Large answers (a finished room's record and replay, the game list, the pages' scripts) go compressed to
-    # clients that accept it; WebSocket frames are left alone (small JSON: see run.py).
-    app.add_middleware(GZipMiddleware, minimum_size=2048)
+    # Answers of 1 KiB and more (a finished room's record and replay, the game list, the pages' scripts) go
+    # compressed to clients that accept it; WebSocket frames are left alone (small JSON: see run.py).
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
 
     app.include_router(lobby_router)
     app.include_router(live_router)

@@ -132,8 +132,13 @@ export function mount(root, ctx) {
     h("span", { class: "cl-dot", style: `background:${PAWN_COLOURS[seat % PAWN_COLOURS.length]}` }, String(seat + 1)),
     h("strong", {}, name(seat)), " ",
     h("span", { class: "cl-iq" }, t("cl.iq", { iq })),
-    seat === view.asker ? h("span", { class: "badge" }, "?") : null,
-    seat === view.answerer ? h("span", { class: "badge" }, "!") : null)));
+    seat === view.asker ? roleBadge("?", t("cl.badge_asker"), "asker") : null,
+    seat === view.answerer ? roleBadge("!", t("cl.badge_answerer"), "answerer") : null)));
+  }
+
+  /** "?" for the asker, "!" for the one answering: named for screen readers, explained in a tooltip. */
+  function roleBadge(mark, words, role) {
+    return h("span", { class: "badge cl-role", role: "img", "aria-label": words, title: words, "data-testid": `badge-${role}` }, mark);
   }
 
   function statusText(view, legal) {

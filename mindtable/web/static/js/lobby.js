@@ -96,6 +96,7 @@ function renderGameForm() {
   renderSeats();
   renderOptions(game, tr);
   applyOptionVisibility();
+  fitPlaceholders();
 }
 
 function range(a, b) {
@@ -178,10 +179,19 @@ function collectBotParams(bots) {
   return out;
 }
 
+/** The same words but for case, spaces and a closing full stop (an option's help that only repeats its label). */
+function sameWords(a, b) {
+  const plain = (text) => text.trim().replace(/[.\s]+$/, "").replace(/\s+/g, " ").toLocaleLowerCase();
+  return plain(a) === plain(b);
+}
+
 function optionField(option, tr) {
   const name = `option.${option.name}`;
   const title = label(tr, name, option.name.replaceAll("_", " "));
-  const help = label(tr, `${name}.help`, option.help || "");
+  // A help line that says the label again ("Stones to the far bank" over "stones to the far bank") is left out:
+  // the option would read twice.
+  const given = label(tr, `${name}.help`, option.help || "");
+  const help = sameWords(given, title) ? "" : given;
   const id = `opt-${option.name}`;
   // What an empty field means: the game's own words for this option, else the shell's "default".
   const empty = label(tr, `${name}.default`, t("option.default"));
@@ -216,11 +226,12 @@ function optionField(option, tr) {
       step: option.json_type === "integer" ? 1 : "any",
       value: option.default ?? "",
       placeholder: option.default === null ? empty : "",
+      "data-placeholder": option.default === null ? empty : undefined,
       "data-option": option.name,
       "data-type": option.json_type,
     });
   } else {
-    input = h("input", { type: "text", id, name: option.name, value: option.default ?? "", placeholder: option.default === null ? empty : "", "data-option": option.name, "data-type": "string" });
+    input = h("input", { type: "text", id, name: option.name, value: option.default ?? "", placeholder: option.default === null ? empty : "", "data-placeholder": option.default === null ? empty : undefined, "data-option": option.name, "data-type": "string" });
   }
   return h("label", { title: help }, h("span", {}, title), input, help ? h("small", { class: "muted help" }, help) : null);
 }
@@ -265,6 +276,32 @@ function fileOptionField(option, tr, title, help) {
     }
   });
   return h("label", { title: help }, h("span", {}, title), select, file, help ? h("small", { class: "muted help" }, help) : null, status);
+}
+
+/** The room Chrome keeps for a number field's spin buttons (the text stops short of them). */
+const SPIN_PX = 16;
+let measurer = null;
+
+/**
+ * A placeholder too long for its field would be cut off ("as the rulebook says (one per pla", on a desktop as on
+ * a phone): it then loses its closing parenthesis (the help line under the field says the same), and if that is
+ * still too long it becomes the shell's "default". The field's title keeps the whole words. Fields not shown
+ * are fitted when they are.
+ */
+function fitPlaceholders() {
+  measurer ||= document.createElement("canvas").getContext("2d");
+  for (const input of document.querySelectorAll("#options-fields input[data-placeholder]")) {
+    if (!input.offsetParent) continue;
+    const style = getComputedStyle(input);
+    measurer.font = style.font;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - (input.type === "number" ? SPIN_PX : 0);
+    const whole = input.dataset.placeholder;
+    const fits = (words) => measurer.measureText(words).width <= room;
+    const shorter = whole.replace(/\s*\([^()]*\)\s*$/, "");
+    input.placeholder = fits(whole) ? whole : shorter && fits(shorter) ? shorter : t("option.default");
+    if (input.placeholder !== whole) input.title = whole;
+    else input.removeAttribute("title");
+  }
 }
 
 function renderOptions(game, tr) {
@@ -503,8 +540,13 @@ async function main() {
   $("#players-select").addEventListener("change", () => {
     renderSeats();
     applyOptionVisibility();
+    fitPlaceholders();
   });
-  $("#options-fields").addEventListener("change", applyOptionVisibility);
+  $("#options-fields").addEventListener("change", () => {
+    applyOptionVisibility();
+    fitPlaceholders();
+  });
+  window.addEventListener("resize", fitPlaceholders);
   $("#seats-fields").addEventListener("change", (event) => {
     if (event.target.matches("select[data-seat]")) renderBotParams();
   });

@@ -51,8 +51,9 @@ function optionList(options) {
   return h("ol", { class: "mt-quiz-options", "data-testid": "quiz-options" }, options.map((o, i) => h("li", { "data-letter": LETTERS[i] }, `${LETTERS[i]}) ${o}`)));
 }
 
-/** The question card as the answering side (and everyone but the reader) sees it: no answer anywhere. */
-export function questionCard(ask, say) {
+/** The question card as the answering side (and everyone but the reader) sees it: no answer anywhere. With
+ * `{options: false}` it leaves the options out (the page shows them as the answer buttons: not twice). */
+export function questionCard(ask, say, { options = true } = {}) {
   const q = ask.question;
   const card = h("section", { class: "mt-quiz-card mt-quiz-question", "data-testid": "quiz-question" });
   card.append(h("h3", {}, say(ask.role === "answerer" ? "quiz.your_question" : "quiz.question")));
@@ -61,7 +62,7 @@ export function questionCard(ask, say) {
   if (!q) return card;
   card.append(h("p", { class: "mt-quiz-prompt", "data-testid": "quiz-prompt" }, q.prompt));
   if (q.kind === "list") card.append(h("p", { class: "muted" }, say("quiz.name_items", { count: q.count })));
-  if (q.options) card.append(optionList(q.options));
+  if (q.options && options) card.append(optionList(q.options));
   return card;
 }
 
@@ -291,7 +292,9 @@ export function mountQuiz(root, ctx, opts = {}) {
     }
     const parts = [];
     if (ask.role === "reader" && ask.card) parts.push(readerCard(ask, say));
-    parts.push(questionCard(ask, say));
+    // The one answering picks an option with its button ("a) Sydney"): the card does not list them again.
+    const optionButtons = legal.has("ask_answer") && Boolean(ask.question?.options) && ask.question?.kind !== "truefalse";
+    parts.push(questionCard(ask, say, { options: !optionButtons }));
     const deadline = ask.deadline ?? ask.judge_deadline;
     if (deadline != null && ask.phase !== "decided") {
       const c = countdown(deadline, msg.clock ?? 0, say);

@@ -80,6 +80,8 @@ function renderSummary() {
 
 function renderSteps() {
   const list = $("#steps");
+  // The numbers stand left of the list: it makes room for as many digits as the last one has (1000 and more).
+  list.style.setProperty("--step-digits", String(String(total()).length));
   fill(
     list,
     h("li", { "data-step": 0, class: "replay-step" }, h("button", { type: "button", class: "linkish", onclick: () => go(0) }, t("replay.start"))),

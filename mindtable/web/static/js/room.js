@@ -43,12 +43,15 @@ function notice(text, kind = "error") {
   fill(box, text || "");
 }
 
+/** The connection's status in the top bar. "idle": the page has not tried to connect (the join form, an unknown
+ * room): no pill at all, rather than a grey "not connected" before anything was attempted. */
 function setStatus(status) {
   const pill = $("#conn-status");
   const before = shell.status;
   shell.status = status;
   pill.dataset.status = status;
-  pill.textContent = t(`conn.${status}`);
+  pill.hidden = status === "idle";
+  pill.textContent = status === "idle" ? "" : t(`conn.${status}`);
   pill.title = pill.textContent;
   document.body.dataset.conn = status;
   // While the connection is down the table's controls wait (they would send into the void).
@@ -65,8 +68,10 @@ function setStatus(status) {
   const banner = $("#conn-banner");
   banner.hidden = !down || status === "closed";
   setText(banner, down ? t("conn.banner_reconnecting") : "");
-  // Heard, not only seen: a change of connection is announced (the first "connecting" is not news).
-  if (before !== status && !(before === "connecting" && status === "open")) announce(t(`conn.said.${status}`));
+  // Heard, not only seen: a change of connection is announced (the first "connecting" is not news, nor is
+  // going from or to "idle": nothing was tried yet).
+  const quiet = (before === "connecting" && status === "open") || before === "idle" || status === "idle";
+  if (before !== status && !quiet) announce(t(`conn.said.${status}`));
 }
 
 function renderPresence() {
@@ -596,7 +601,7 @@ async function main() {
   setStatus("connecting");
   if (!code) {
     notice(t("error.no_code"));
-    setStatus("closed");
+    setStatus("idle");
     return;
   }
   const copyLink = async () => {
@@ -616,7 +621,7 @@ async function main() {
   try {
     shell.room = await api("GET", `/api/rooms/${code}`);
   } catch (err) {
-    setStatus("closed");
+    setStatus("idle");
     notice(err.status === 404 ? t("error.unknown_room") : `${t("error.server")}: ${err.message}`);
     return;
   }
@@ -644,7 +649,7 @@ async function main() {
     $("#leave-button").hidden = false;
     connect();
   } else if (shell.room.status === "waiting" && shell.room.seats.some((s) => s.kind === "open")) {
-    setStatus("closed");
+    setStatus("idle"); // not connected yet: the page connects once a seat is taken (or to watch)
     showJoin();
   } else if (shell.room.status === "over") {
     showFinished();
