@@ -9,6 +9,7 @@ of failed lookups).
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import segno
@@ -47,8 +48,12 @@ def join_url(request: Request, code: str) -> str:
 
 
 def qr_svg(url: str) -> str:
-    """The QR code of ``url`` as an SVG element (``segno``'s inline SVG: no XML declaration, scalable)."""
-    return str(segno.make(url, error="m").svg_inline(scale=QR_SCALE, border=QR_BORDER, omitsize=True))
+    """The QR code of ``url`` as ``segno`` writes it: a scalable SVG document (no XML declaration, no fixed size),
+    dark modules on a white ground with its quiet zone, that a page may show as it is or put in its own DOM."""
+    out = io.BytesIO()
+    code = segno.make(url, error="m")
+    code.save(out, kind="svg", scale=QR_SCALE, border=QR_BORDER, light="#fff", xmldecl=False, omitsize=True, nl=False)
+    return out.getvalue().decode("utf-8")
 
 
 @router.get(
