@@ -252,16 +252,16 @@ def test_the_table_screen_of_an_unknown_room_says_so(browser: Any, server_url: s
     context.close()
 
 
-@pytest.mark.parametrize("game_id", ["the-mind", "neurorace"])
-def test_a_real_time_game_on_the_table_screen(browser: Any, server_url: str, game_id: str) -> None:
-    """The real-time games too: their board, whose turn, the room code and the QR code; and the lobby and the
-    waiting room link to the table screen."""
-    created = _post(
-        f"{server_url}/api/rooms",
-        {"game": game_id, "players": 2, "name": "Ana", "bots": {"1": "random"}}
-        if game_id == "the-mind"
-        else {"game": game_id, "players": 1, "name": "Ana", "options": {"solo_seconds": 900}},
-    )
+@pytest.mark.parametrize("game_id", ["the-mind", "neurorace", "caida-libre"])
+def test_every_game_on_the_table_screen(browser: Any, server_url: str, screenshots: Path, game_id: str) -> None:
+    """The real-time games too (and Caída Libre, the third quiz game): their board, whose turn, the room code and
+    the QR code; and the lobby's list of rooms links to the table screen."""
+    rooms = {
+        "the-mind": {"players": 2, "bots": {"1": "random"}},
+        "neurorace": {"players": 1, "options": {"solo_seconds": 900}},
+        "caida-libre": {"players": 2, "bots": {"1": "knowing"}, "options": {"language": "en"}},
+    }
+    created = _post(f"{server_url}/api/rooms", {"game": game_id, "name": "Ana", **rooms[game_id]})
     code = created["code"]
     display = Display(browser, server_url, code)
     page = display.page
@@ -270,6 +270,7 @@ def test_a_real_time_game_on_the_table_screen(browser: Any, server_url: str, gam
     page.wait_for_selector('[data-testid="table-qr-svg"] path')
     assert page.locator('[data-testid="table-turn-names"]').inner_text()
     assert page.locator('[data-testid="table-seat-0"]').inner_text().startswith("Ana")
+    page.screenshot(path=str(screenshots / f"table-screen-{game_id}.png"))
     # The lobby's list of rooms links here.
     context = browser.new_context(viewport=PHONE, locale="en-US")
     phone = context.new_page()
@@ -281,3 +282,20 @@ def test_a_real_time_game_on_the_table_screen(browser: Any, server_url: str, gam
     context.close()
     assert display.errors == []
     display.context.close()
+
+
+def test_the_waiting_room_links_to_its_table_screen(browser: Any, server_url: str) -> None:
+    """Where the group gathers before the game (the room waiting for players), the table screen is a link away."""
+    code = _post(f"{server_url}/api/rooms", {"game": "carrera-de-mente", "players": 2, "name": "Ana"})["code"]
+    context = browser.new_context(viewport=PHONE, locale="es-ES")
+    page, errors, _frames = watched_page(context, TIMEOUT_MS)
+    page.goto(f"{server_url}/room.html?code={code}")
+    link = page.locator('#waiting-panel [data-testid="table-link"]')
+    link.wait_for()
+    assert link.inner_text() == "Pantalla de mesa" and link.get_attribute("href") == f"table.html?code={code}"
+    link.click()
+    page.wait_for_selector('[data-testid="table-qr-svg"]')
+    assert page.locator('[data-testid="room-code"]').inner_text() == code
+    assert page.locator('[data-testid="table-turn-names"]').inner_text() == "Esperando jugadores"
+    assert errors == []
+    context.close()

@@ -66,8 +66,9 @@ function renderHeader() {
 function renderTurn() {
   const view = screen.lastState?.view;
   const over = screen.room?.status === "over" || screen.lastState?.status === "over";
-  const toAct = over ? [] : view?.to_act || [];
-  setText($("#turn-names"), toAct.length ? nameList(toAct.map(nameOf), lang()) : t("table.no_turn"));
+  const waiting = screen.room?.status === "waiting"; // the match starts once every seat is taken
+  const toAct = over || waiting ? [] : view?.to_act || [];
+  setText($("#turn-names"), waiting ? t("room.waiting") : toAct.length ? nameList(toAct.map(nameOf), lang()) : t("table.no_turn"));
   $("#turn-names").dataset.seats = toAct.join(",");
   const seats = screen.room?.seats || [];
   fill(
@@ -174,6 +175,18 @@ async function mountGame() {
   return screen.mounting;
 }
 
+/** A game page in two parts that stacks them (its own style has no columns) is laid out side by side, so the
+ * question stays in view beside the board; decided once the page's style sheet is in. */
+function arrange() {
+  const root = $("#game");
+  if (root.dataset.arranged) return;
+  const sheet = document.querySelector(`link[data-game-css="${screen.game?.web_module}"]`);
+  if (sheet && !sheet.sheet) return;
+  root.dataset.arranged = "1";
+  const display = getComputedStyle(root).display;
+  if (root.children.length === 2 && display !== "grid" && display !== "flex") root.classList.add("table-two");
+}
+
 /** A game without a page of its own: its view as a table (the room page's generic table, without buttons). */
 function plainView(root) {
   const table = h("table", { class: "generic-view", "data-testid": "generic-view" });
@@ -216,6 +229,7 @@ function dispatch(msg, info) {
     screen.lastState = msg;
     if (screen.room && msg.status) screen.room.status = msg.status;
     mod.update(msg);
+    arrange();
     screen.history?.update(msg);
     renderTurn();
     renderTimer(msg);
