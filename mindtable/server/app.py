@@ -37,6 +37,7 @@ from mindtable.server.models import name_problem
 from mindtable.server.protocol import safe_text
 from mindtable.server.room import CODE_ALPHABET, CODE_LENGTH, RoomError
 from mindtable.server.storage import Storage, normalize_url
+from mindtable.server.table import router as table_router
 
 log = logging.getLogger("mindtable.server")
 
@@ -140,6 +141,7 @@ def create_app(
         _serve_docs(app, docs_assets)
 
     app.state.limits = limits
+    app.state.trusted_proxies = trusted  # the table screen's join address honours their X-Forwarded-Proto
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> JSONResponse:
@@ -179,13 +181,16 @@ def create_app(
         ]
         return JSONResponse({"detail": errors}, status_code=422)
 
-    app.add_middleware(Guard, owner=app, limits=limits, trusted=trusted, routers=(lobby_router, live_router))
+    app.add_middleware(
+        Guard, owner=app, limits=limits, trusted=trusted, routers=(lobby_router, live_router, table_router)
+    )
     # Answers of 1 KiB and more (a finished room's record and replay, the game list, the pages' scripts) go
     # compressed to clients that accept it; WebSocket frames are left alone (small JSON: see run.py).
     app.add_middleware(GZipMiddleware, minimum_size=1024)
 
     app.include_router(lobby_router)
     app.include_router(live_router)
+    app.include_router(table_router)
 
     # Each game's page from its own package (a plugin's too): /games/<web_module>/index.js, style.css, i18n/.
     for page, folder in game_pages().items():

@@ -135,3 +135,40 @@ def pass_the_page(page: Any, table: str, names: dict[int, str], shot: Path | Non
         arg=[seat, table],
     )
     return seat
+
+
+def secrets_by_step(record: dict[str, Any]) -> list[list[tuple[tuple[int, ...], str]]]:
+    """``Game.secrets`` after each step of a finished room's ``record`` (index 0: before the first action), replayed
+    from the record: each ``(seats allowed, text)`` — but what a player typed is theirs to say, even the answer."""
+    import mindtable
+
+    game = mindtable.get_game(record["game"])
+    again = mindtable.new_match(record["game"], record["players"], record["seed"], record["options"])
+    found = [game.secrets(again.state, record["players"])]
+    said: set[str] = set()
+    for action in record["actions"]:
+        again.apply(action)
+        if "text" in action:
+            said.add(json.dumps(action["text"]))
+        found.append(
+            [(seats, text) for seats, text in game.secrets(again.state, record["players"]) if text not in said]
+        )
+    return found
+
+
+def secret_leaks(
+    frames: list[Any], seat: int | None, secrets: list[list[tuple[tuple[int, ...], str]]]
+) -> tuple[list[str], int]:
+    """The secrets (of :func:`secrets_by_step`) that reached ``seat`` in its ``frames``, and how many were checked.
+    A frame is looked at as the server wrote it (JSON with non-ASCII escaped, as ``Game.secrets`` writes texts)."""
+    leaks, checked = [], 0
+    for frame in frames:
+        if not isinstance(frame, dict) or frame.get("kind") not in ("state", "events"):
+            continue
+        text = json.dumps(frame)
+        for allowed, secret in secrets[frame["step"]]:
+            if seat not in allowed:
+                checked += 1
+                if secret in text:
+                    leaks.append(f"step {frame['step']}: {secret}")
+    return leaks, checked

@@ -109,11 +109,20 @@ class Person:
     """One person at the table: a page for their seat, the frames it receives, what they have done."""
 
     def __init__(
-        self, browser: Any, server_url: str, code: str, grant: dict[str, Any] | None, name: str, lang: str
+        self,
+        browser: Any,
+        server_url: str,
+        code: str,
+        grant: dict[str, Any] | None,
+        name: str,
+        lang: str,
+        viewport: dict[str, int] | None = None,
     ) -> None:
-        """A seat's page (``grant``: its seat and token), or a spectator's (``None``)."""
+        """A seat's page (``grant``: its seat and token), or a spectator's (``None``); ``viewport``: another screen
+        than the language's own."""
         self.seat, self.name, self.lang = (grant["seat"] if grant else None), name, lang
-        viewport, locale = SCREENS[lang]
+        own, locale = SCREENS[lang]
+        viewport = viewport or own
         self.context = browser.new_context(viewport=viewport, locale=locale)
         if grant is not None:
             saved = json.dumps({"seat": self.seat, "token": grant["token"], "name": name, "saved": 1})

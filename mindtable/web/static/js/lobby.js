@@ -438,9 +438,15 @@ function roomItem(room) {
       { class: "actions" },
       open ? h("button", { type: "button", class: "btn-primary btn-small", onclick: () => quickJoin(room.code) }, t("join.join")) : null,
       room.status !== "over" ? h("a", { class: "btn btn-small", href: `room.html?code=${room.code}&spectate=1` }, t("join.watch")) : null,
+      room.status !== "over" ? tableLink(room.code) : null,
       room.status === "over" ? h("a", { class: "btn btn-small", href: `replay.html?code=${room.code}` }, t("over.replay")) : null,
     ),
   );
+}
+
+/** The room on a big screen everyone at the table sees (table.html: a spectator, with a QR code to join). */
+function tableLink(code) {
+  return h("a", { class: "btn btn-small", href: `table.html?code=${code}`, title: t("table.link_help"), "data-testid": "table-link" }, t("table.link"));
 }
 
 /** A seat's name as the table shows it: a bot's name as the server sends it, marked "(bot)" once. */
@@ -485,6 +491,7 @@ function renderMine() {
           "div",
           { class: "actions" },
           h("a", { class: "btn btn-small btn-primary", href: `room.html?code=${s.code}` }, t("lobby.rejoin")),
+          tableLink(s.code),
           h("button", { type: "button", class: "btn-small", onclick: () => { forgetSeat(s.code); renderMine(); } }, t("lobby.forget")),
         ),
       ),

@@ -165,6 +165,7 @@ function renderHeader() {
   $("#room-code").textContent = code;
   $("#share-code").textContent = code;
   $("#share-url").textContent = location.href.split("&")[0];
+  $("#table-link").href = `table.html?code=${code}`;
   $("#game-title").textContent = gameTitle() || "mindtable";
   document.title = `${gameTitle() || "mindtable"} · ${code}`;
 }
