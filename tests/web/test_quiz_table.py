@@ -118,7 +118,7 @@ def test_no_frame_carries_the_readers_card_to_another_seat(server_url: str) -> N
         for frame in received:
             if frame.get("kind") not in ("state", "events"):
                 continue
-            text = json.dumps(frame, ensure_ascii=False)
+            text = json.dumps(frame)  # as Game.secrets writes texts: non-ASCII escaped
             for allowed, secret in secrets[frame["step"]]:
                 if seat not in allowed:
                     assert secret not in text, f"seat {seat} received {secret} at step {frame['step']}"
