@@ -77,7 +77,9 @@ def outside(page: Any, selectors: list[str]) -> list[str]:
     out: list[str] = []
     for selector in selectors:
         boxes = [
-            (i, box) for i, el in enumerate(page.locator(selector).all()) if el.is_visible() and (box := el.bounding_box())
+            (i, box)
+            for i, el in enumerate(page.locator(selector).all())
+            if el.is_visible() and (box := el.bounding_box())
         ]
         if not boxes and not selector.endswith((" button", " input")):
             out.append(f"{selector}: not on the page")
@@ -86,9 +88,34 @@ def outside(page: Any, selectors: list[str]) -> list[str]:
             inside = inside and box["x"] + box["width"] <= size["width"] + 0.5
             inside = inside and box["y"] + box["height"] <= size["height"] + 0.5
             if not inside:
-                where = f"x {box['x']:.0f}..{box['x'] + box['width']:.0f}, y {box['y']:.0f}..{box['y'] + box['height']:.0f}"
-                out.append(f"{selector} #{i}: {where} (viewport {size['width']}×{size['height']})")
+                x, y = (
+                    f"{box['x']:.0f}..{box['x'] + box['width']:.0f}",
+                    f"{box['y']:.0f}..{box['y'] + box['height']:.0f}",
+                )
+                out.append(f"{selector} #{i}: x {x}, y {y} (viewport {size['width']}×{size['height']})")
     return out
+
+
+# Every heading's text, with room above its capitals for an accent ("Última pregunta"), against every button.
+OVER_HEADINGS = """(root) => {
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+    const buttons = [...document.querySelectorAll(`${root} button`)].filter(shown)
+        .map((b) => [b, b.getBoundingClientRect()]);
+    const found = [];
+    for (const heading of [...document.querySelectorAll(`${root} h2, ${root} h3`)].filter(shown)) {
+        const range = document.createRange();
+        range.selectNodeContents(heading);
+        const room = 0.3 * parseFloat(getComputedStyle(heading).fontSize);
+        for (const r of range.getClientRects()) {
+            for (const [button, b] of buttons) {
+                const apart = b.right <= r.left || b.left >= r.right || b.bottom <= r.top - room || b.top >= r.bottom;
+                const what = `the button "${button.textContent.trim()}"`;
+                if (!apart) found.push(`${what} over the heading "${heading.textContent.trim()}"`);
+            }
+        }
+    }
+    return found;
+}"""
 
 
 def look(page: Any, game: str, moment: str, shots: Path | None) -> list[str]:
@@ -96,10 +123,10 @@ def look(page: Any, game: str, moment: str, shots: Path | None) -> list[str]:
     found: list[str] = []
     for name, size in VIEWPORTS.items():
         page.set_viewport_size(size)
-        missing = outside(page, acting_selectors(game, moment))
+        missing = outside(page, acting_selectors(game, moment)) + page.evaluate(OVER_HEADINGS, GAMES[game]["root"])
         found += [f"{game} {moment} {name}: {m}" for m in missing]
         if shots is not None:
-            page.screenshot(path=str(shots / f"fold-{game}-{moment}-{name}.png"))
+            page.screenshot(path=str(shots / f"fold-{game}-{moment.replace(' ', '-')}-{name}.png"))
     page.set_viewport_size(VIEWPORTS["desktop"])
     return found
 
@@ -151,10 +178,15 @@ def act(page: Any, game: str, state: dict[str, Any], moment: str) -> None:
         page.locator(f"{GAMES[game]['actions']} button").first.click()
 
 
-def play(browser: Any, server_url: str, shots: Path, game: str, body: dict[str, Any], wanted: set[str]) -> list[str]:
-    """Ana plays seat 0 of a new room of ``game`` until every ``wanted`` moment came (each looked at every time)."""
-    grant = post_json(f"{server_url}/api/rooms", {"game": game, "name": "Ana", "bot_pace": "off", **body})
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale="en-US")
+def play(
+    browser: Any, server_url: str, shots: Path, game: str, body: dict[str, Any], wanted: set[str], locale: str
+) -> list[str]:
+    """Ana plays seat 0 of a new room of ``game`` with a page in ``locale`` until every ``wanted`` moment came
+    (each looked at every time it comes); a moment after a question was decided, with the last question's box
+    on the page (a heading like "Última pregunta"), is also named "<moment> after a question"."""
+    room = {"game": game, "name": "Ana", "bot_pace": "off", **body}
+    grant = post_json(f"{server_url}/api/rooms", room, timeout=30)  # a busy machine may take a while to deal
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=locale)
     saved = json.dumps({"seat": grant["seat"], "token": grant["token"], "name": "Ana", "saved": 1})
     context.add_init_script(f"localStorage.setItem('mindtable:seat:{grant['code']}', {json.dumps(saved)});")
     page, errors, _frames = watched_page(context, TIMEOUT_MS)
@@ -173,8 +205,11 @@ def play(browser: Any, server_url: str, shots: Path, game: str, body: dict[str, 
             page.wait_for_function(f"(n) => {SHELL}.seq > n", arg=state["seq"])
             continue
         drawn(page, game, state, moment)
-        found += look(page, game, moment, shots if moment not in seen else None)
-        seen[moment] = seen.get(moment, 0) + 1
+        after = state["view"].get("last") and not state["view"].get("ask") and moment not in QUIZ_TYPES
+        names = [moment, f"{moment} after a question"] if after else [moment]
+        found += look(page, game, names[-1], shots if names[-1] not in seen else None)
+        for name in names:
+            seen[name] = seen.get(name, 0) + 1
         act(page, game, state, moment)
         page.wait_for_function(f"(n) => {SHELL}.seq > n", arg=state["seq"])
     context.close()
@@ -184,9 +219,9 @@ def play(browser: Any, server_url: str, shots: Path, game: str, body: dict[str, 
 
 
 def test_carrera_de_mente_acting_elements_are_in_view(browser: Any, server_url: str, screenshots: Path) -> None:
-    body = {"players": 2, "bots": {"1": "knowing"}}
-    wanted = {"roll", "roll_number", "topic", "ask_answer", "ask_confirm"}
-    found = play(browser, server_url, screenshots, "carrera-de-mente", body, wanted)
+    body = {"players": 2, "bots": {"1": "knowing"}, "options": {"language": "es"}}
+    wanted = {"roll", "roll_number", "topic", "ask_answer", "ask_confirm", "roll after a question"}
+    found = play(browser, server_url, screenshots, "carrera-de-mente", body, wanted, "es-ES")
     assert found == [], "\n".join(found)
 
 
@@ -197,8 +232,8 @@ def test_eesti_malumang_acting_elements_are_in_view(browser: Any, server_url: st
         "bot_params": {"1": {"board_think_ms": 0}},
         "options": {"language": "en", "variant": "outer_track"},
     }
-    wanted = {"roll", "move", "category", "ask_answer", "ask_confirm"}
-    found = play(browser, server_url, screenshots, "eesti-malumang", body, wanted)
+    wanted = {"roll", "move", "category", "ask_answer", "ask_confirm", "roll after a question"}
+    found = play(browser, server_url, screenshots, "eesti-malumang", body, wanted, "et-EE")
     assert found == [], "\n".join(found)
 
 
@@ -207,15 +242,17 @@ def test_caida_libre_acting_elements_are_in_view(browser: Any, server_url: str, 
         "players": 3,
         "bots": {"1": "knowing", "2": "knowing"},
         "bot_params": {"1": {"think_ms": 0}, "2": {"think_ms": 0}},
-        "options": {"language": "en"},
+        "options": {"language": "es"},
     }
-    wanted = {"draw", "ask_answer", "ask_confirm"}
-    found = play(browser, server_url, screenshots, "caida-libre", body, wanted)
+    wanted = {"draw", "ask_answer", "ask_confirm", "draw after a question"}
+    found = play(browser, server_url, screenshots, "caida-libre", body, wanted, "es-ES")
     assert found == [], "\n".join(found)
 
 
-@pytest.mark.skipif("stepping-stones" not in mindtable.available_game_ids(), reason="the example plugin is not installed")
+@pytest.mark.skipif(
+    "stepping-stones" not in mindtable.available_game_ids(), reason="the example plugin is not installed"
+)
 def test_stepping_stones_acting_elements_are_in_view(browser: Any, server_url: str, screenshots: Path) -> None:
     body = {"players": 2, "bots": {"1": "knowing"}, "options": {"stones": 6}}
-    found = play(browser, server_url, screenshots, "stepping-stones", body, {"ask_answer", "ask_confirm"})
+    found = play(browser, server_url, screenshots, "stepping-stones", body, {"ask_answer", "ask_confirm"}, "en-US")
     assert found == [], "\n".join(found)
