@@ -6,8 +6,10 @@ off), and at every moment she must act — rolling, choosing a topic / direction
 card, answering (the question card with its answer field, options, pass), asking (the asker's card at the
 question asked, the judge's suggestion, the verdict buttons, Caída's one confirm button under the items of a
 Quote 5) — the page is looked at as it is at 1280×800 (a laptop) and 390×844 (a phone), scrolled to the top:
-every one of those elements lies wholly inside the viewport (Playwright's ``bounding_box``). Screenshots of the
-first of each moment go to ``artifacts/screenshots/fold-*.png``.
+every one of those elements lies wholly inside the viewport (Playwright's ``bounding_box``), and no button lies
+over a heading's text or the accent over its capitals ("Última pregunta"). The first time of each moment axe-core
+finds no serious or critical violation at either size (tests/web/test_accessibility.py's rules), and a
+screenshot goes to ``artifacts/screenshots/fold-*.png``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 
 import mindtable
 from tests.web.conftest import post_json
+from tests.web.test_accessibility import axe_engine, serious
 from tests.web.quiz_pages import watched_page
 
 pytestmark = pytest.mark.browser
@@ -125,7 +128,8 @@ def look(page: Any, game: str, moment: str, shots: Path | None) -> list[str]:
         page.set_viewport_size(size)
         missing = outside(page, acting_selectors(game, moment)) + page.evaluate(OVER_HEADINGS, GAMES[game]["root"])
         found += [f"{game} {moment} {name}: {m}" for m in missing]
-        if shots is not None:
+        if shots is not None:  # the first time of each moment: axe finds nothing serious, and a screenshot
+            found += serious(axe_engine(), page, f"{game} {moment} {name}")
             page.screenshot(path=str(shots / f"fold-{game}-{moment.replace(' ', '-')}-{name}.png"))
     page.set_viewport_size(VIEWPORTS["desktop"])
     return found

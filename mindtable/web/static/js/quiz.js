@@ -68,7 +68,7 @@ export function questionCard(ask, say) {
 /** The reader's card: every question with its answer, the current one marked, the judge's suggestion. */
 export function readerCard(ask, say) {
   const card = h("section", { class: "mt-quiz-card mt-quiz-reader", "data-testid": "quiz-reader-card" }, h("h3", {}, say("quiz.reader_card")));
-  const list = h("ol", { class: "mt-quiz-reader-list", "data-testid": "quiz-reader-list" });
+  const list = h("ol", { class: "mt-quiz-reader-list", "data-testid": "quiz-reader-list", tabindex: 0, "aria-label": say("quiz.reader_card") });
   (ask.card?.questions || []).forEach((q, i) => {
     const answer = q.kind === "list" ? (q.items || []).join("; ") : q.kind === "truefalse" ? say(q.answer === "true" ? "quiz.true" : "quiz.false") : q.answer || (q.options && q.correct != null ? `${LETTERS[q.correct]}) ${q.options[q.correct]}` : "");
     list.append(
@@ -398,19 +398,17 @@ export function mountQuiz(root, ctx, opts = {}) {
   }
 
   // A long card scrolls inside its box (css/quiz.css), so the verdict buttons under it stay in view: the box
-  // shows the question being asked, and keeps where the reader scrolled it to while that question lasts. Only a
-  // box that scrolls is a tab stop (to scroll it with the keys).
+  // shows the question being asked, and keeps where the reader scrolled it to while that question lasts. The
+  // box is a tab stop, to scroll it with the keys (whether it scrolls depends on the screen).
   function showCurrent(list, kept) {
     if (!list) return;
-    const scrolls = list.scrollHeight > list.clientHeight + 1;
-    if (scrolls) list.tabIndex = 0;
     const current = list.querySelector(".mt-quiz-current");
     if (kept) list.scrollTop = kept.top;
     else if (current) {
       const bottom = current.offsetTop + current.offsetHeight;
       list.scrollTop = bottom > list.clientHeight ? Math.min(current.offsetTop, bottom - list.clientHeight) : 0;
     }
-    if (kept?.focus && scrolls) list.focus({ preventScroll: true });
+    if (kept?.focus) list.focus({ preventScroll: true });
   }
 
   return {
