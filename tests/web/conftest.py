@@ -70,7 +70,8 @@ def get_json(url: str) -> Any:
         return json.loads(response.read())
 
 
-def post_json(url: str, body: dict[str, Any], timeout: float = 5) -> Any:
+def post_json(url: str, body: dict[str, Any], timeout: float = 20) -> Any:
+    """POST ``body`` as JSON and read the answer (a room's creation deals its cards: slow on a busy machine)."""
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
     )

@@ -189,7 +189,7 @@ def play(
     (each looked at every time it comes); a moment after a question was decided, with the last question's box
     on the page (a heading like "Última pregunta"), is also named "<moment> after a question"."""
     room = {"game": game, "name": "Ana", "bot_pace": "off", **body}
-    grant = post_json(f"{server_url}/api/rooms", room, timeout=30)  # a busy machine may take a while to deal
+    grant = post_json(f"{server_url}/api/rooms", room)
     context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=locale)
     saved = json.dumps({"seat": grant["seat"], "token": grant["token"], "name": "Ana", "saved": 1})
     context.add_init_script(f"localStorage.setItem('mindtable:seat:{grant['code']}', {json.dumps(saved)});")
