@@ -23,8 +23,8 @@ import pytest
 
 import mindtable
 from tests.web.conftest import post_json
-from tests.web.test_accessibility import axe_engine, serious
 from tests.web.quiz_pages import watched_page
+from tests.web.test_accessibility import axe_engine, serious
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +39,7 @@ ANSWERER = ('[data-testid="quiz-question"]',)
 
 # What each moment (a legal action type) puts in the player's hands, besides every button and field of the quiz
 # box: the game's own buttons (their box, by the game's root class).
-GAMES = {
+GAMES: dict[str, dict[str, str | None]] = {
     "carrera-de-mente": {"root": "#game.cm", "actions": '[data-testid="cm-actions"]'},
     "eesti-malumang": {"root": "#game.em", "actions": '[data-testid="em-actions"]'},
     "caida-libre": {"root": "#game.cl", "actions": '[data-testid="cl-actions"]'},
