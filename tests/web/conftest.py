@@ -70,11 +70,12 @@ def get_json(url: str) -> Any:
         return json.loads(response.read())
 
 
-def post_json(url: str, body: dict[str, Any]) -> Any:
+def post_json(url: str, body: dict[str, Any], timeout: float = 20) -> Any:
+    """POST ``body`` as JSON and read the answer (a room's creation deals its cards: slow on a busy machine)."""
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
     )
-    with urllib.request.urlopen(request, timeout=5) as response:
+    with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.loads(response.read())
 
 

@@ -38,7 +38,7 @@ function typedItems(text) {
 
 export function mount(root, ctx) {
   const { t } = ctx;
-  root.classList.add("cl");
+  root.classList.add("cl", "mt-table");
   const scaleBox = h("div", { class: "cl-scale", "data-testid": "cl-scale" });
   const status = h("div", { class: "cl-status", "data-testid": "cl-status", "aria-live": "polite" });
   const players = h("ul", { class: "cl-players", "data-testid": "cl-players" });
@@ -56,7 +56,12 @@ export function mount(root, ctx) {
   const quizCtx = { ...ctx, send: (action) => (action.type === "ask_type" && !lastLegal.some((a) => a.type === "ask_type") ? Promise.resolve() : ctx.send(action)) };
   const quiz = mountQuiz(quizBox, quizCtx, { itemChecks: true, nameOf: (seat) => name(seat) });
   const history = mountHistory(historyBox, ctx);
-  fill(root, h("div", { class: "cl-left" }, scaleBox), h("div", { class: "cl-right" }, status, players, weaponBox, actions, cardBox, quizBox, lastBox, historyBox, endBox, logBox));
+  // Whose turn, the weapon, the buttons, the card and the question come first (on a phone, at the top of the page);
+  // the players and the scale sit beside them on a wide screen, below them on a phone, with the history last.
+  fill(root,
+    h("div", { class: "mt-table-act" }, status, weaponBox, actions, cardBox, quizBox, lastBox, endBox),
+    h("div", { class: "mt-table-side cl-left" }, players, scaleBox),
+    h("div", { class: "mt-table-more" }, historyBox, logBox));
 
   let drawnKey = "";
   const shownIq = new Map(); // seat -> the IQ its pawn was last drawn at (a fall animates from there)
@@ -283,6 +288,11 @@ export function mount(root, ctx) {
     fill(weaponBox, weaponPanel(view));
     fill(actions, actionButtons(view, legal));
     fill(cardBox, cardPanel(view));
+    // The asker deciding reads the card, the answer given and the verdict buttons first (js/quiz.js); the card's
+    // type, rule and the statements already judged follow. Everyone else reads the rule before the question.
+    const deciding = legal.some((a) => a.type === "ask_confirm" || a.type === "ask_overrule");
+    if (deciding && cardBox.nextElementSibling !== lastBox) quizBox.after(cardBox);
+    else if (!deciding && cardBox.nextElementSibling !== quizBox) quizBox.before(cardBox);
     quiz.update(msg);
     history.update(msg);
     fill(lastBox, lastPanel(view));

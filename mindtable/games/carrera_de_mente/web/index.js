@@ -24,7 +24,7 @@ function die(value, label) {
 
 export function mount(root, ctx) {
   const { t } = ctx;
-  root.classList.add("cm");
+  root.classList.add("cm", "mt-table");
   const status = h("div", { class: "cm-status", "data-testid": "cm-status", "aria-live": "polite" });
   const players = h("ul", { class: "cm-players", "data-testid": "cm-players" });
   const boardBox = h("div", { class: "cm-board", "data-testid": "cm-board" });
@@ -39,7 +39,9 @@ export function mount(root, ctx) {
   const quizCtx = { ...ctx, send: (action) => (action.type === "ask_type" && !lastLegal.some((a) => a.type === "ask_type") ? Promise.resolve() : ctx.send(action)) };
   const quiz = mountQuiz(quizBox, quizCtx);
   const history = mountHistory(historyBox, ctx);
-  fill(root, h("div", { class: "cm-left" }, status, players, boardBox), h("div", { class: "cm-right" }, dice, actions, quizBox, lastBox, historyBox));
+  // The seat's turn, the dice, its buttons and the question come first (on a phone, at the top of the page); the
+  // players and the board sit beside them on a wide screen, below them on a phone, with the history last.
+  fill(root, h("div", { class: "mt-table-act" }, status, dice, actions, quizBox, lastBox), h("div", { class: "mt-table-side" }, players, boardBox), h("div", { class: "mt-table-more" }, historyBox));
   let lastView = null;
 
   const send = (action) => ctx.send(action).catch(() => {});

@@ -28,9 +28,10 @@ function card(category, n, t) {
 
 export function mount(root, ctx) {
   const { t } = ctx;
-  root.classList.add("em");
+  root.classList.add("em", "mt-table");
   const status = h("div", { class: "em-status", "data-testid": "em-status", "aria-live": "polite" });
   const players = h("ul", { class: "em-players", "data-testid": "em-players" });
+  const facts = h("div", { class: "em-facts", "data-testid": "em-facts" });
   const boardBox = h("div", { class: "em-board", "data-testid": "em-board" });
   const dieBox = h("div", { class: "em-dice", "data-testid": "em-dice" });
   const actions = h("div", { class: "em-actions", "data-testid": "em-actions" });
@@ -39,7 +40,9 @@ export function mount(root, ctx) {
   const historyBox = h("div", { class: "em-history" });
   const quiz = mountQuiz(quizBox, ctx);
   const history = mountHistory(historyBox, ctx);
-  fill(root, h("div", { class: "em-left" }, status, players, boardBox), h("div", { class: "em-right" }, dieBox, actions, quizBox, lastBox, historyBox));
+  // The seat's turn, the die, its buttons and the question come first (on a phone, at the top of the page); the
+  // players and the board sit beside them on a wide screen, below them on a phone, with the history last.
+  fill(root, h("div", { class: "mt-table-act" }, status, dieBox, actions, quizBox, lastBox), h("div", { class: "mt-table-side" }, players, facts, boardBox), h("div", { class: "mt-table-more" }, historyBox));
   let lastView = null;
   let clockTimer = null;
 
@@ -103,9 +106,9 @@ export function mount(root, ctx) {
     fill(status,
       h("p", { class: "em-turn", "data-testid": "em-turn" }, statusLine(view)),
       view.asker != null && view.phase !== "over" && view.phase !== "place" ? h("p", { class: "muted", "data-testid": "em-asker" }, t(view.asker === ctx.seat ? "em.asker_you" : "em.asker", { name: ctx.seatName(view.asker) })) : null,
-      h("p", { class: "muted" }, t(`em.variant.${view.variant}`)),
-      supplyLine(view),
       clockLine(view));
+    // The variant and the cards left go with the board (beside the question on a wide screen, under it on a phone).
+    fill(facts, h("p", { class: "muted" }, t(`em.variant.${view.variant}`)), supplyLine(view));
     fill(players, view.held.map((held, seat) => h("li", { class: seat === view.turn ? "em-current" : "", "data-seat": seat, "data-testid": `em-player-${seat}` },
       h("span", { class: "em-peg", style: `background:${["#e8590c", "#7048e8", "#0c8599", "#c2255c", "#5c940d", "#495057"][seat % 6]}` }, String(seat + 1)),
       h("span", { class: "em-name" }, ctx.seatName(seat), seat === ctx.seat ? ` (${t("em.you")})` : ""),

@@ -41,7 +41,7 @@ export function drawBoard(board, pawns = [], opts = {}) {
   const svg = node("svg", {
     viewBox: `0 0 ${width} ${height}`,
     class: "mt-board",
-    role: "img",
+    role: opts.onSquare ? "group" : "img", // an image holds no buttons (axe: nested-interactive)
     "aria-label": board.title || board.id,
     "data-board": board.id,
   });

@@ -69,7 +69,7 @@ export function questionCard(ask, say, { options = true } = {}) {
 /** The reader's card: every question with its answer, the current one marked, the judge's suggestion. */
 export function readerCard(ask, say) {
   const card = h("section", { class: "mt-quiz-card mt-quiz-reader", "data-testid": "quiz-reader-card" }, h("h3", {}, say("quiz.reader_card")));
-  const list = h("ol", {});
+  const list = h("ol", { class: "mt-quiz-reader-list", "data-testid": "quiz-reader-list", tabindex: 0, "aria-label": say("quiz.reader_card") });
   (ask.card?.questions || []).forEach((q, i) => {
     const answer = q.kind === "list" ? (q.items || []).join("; ") : q.kind === "truefalse" ? say(q.answer === "true" ? "quiz.true" : "quiz.false") : q.answer || (q.options && q.correct != null ? `${LETTERS[q.correct]}) ${q.options[q.correct]}` : "");
     list.append(
@@ -233,6 +233,7 @@ export function mountQuiz(root, ctx, opts = {}) {
   let draftTimer = null;
   let lastDraft = "";
   let typedFor = null; // the question the text box belongs to (keep what was typed across updates)
+  let readerAt = null; // the question the reader's card was last drawn at (its scroll is kept while it lasts)
   let ticks = { key: "", on: [] }; // the reader's ticks on a list answer's items, kept across updates
   const input = h("input", { type: "text", autocomplete: "off", "aria-label": say("quiz.answer"), "data-testid": "quiz-input", maxlength: 300 });
   input.addEventListener("input", () => {
@@ -294,7 +295,10 @@ export function mountQuiz(root, ctx, opts = {}) {
     if (ask.role === "reader" && ask.card) parts.push(readerCard(ask, say));
     // The one answering picks an option with its button ("a) Sydney"): the card does not list them again.
     const optionButtons = legal.has("ask_answer") && Boolean(ask.question?.options) && ask.question?.kind !== "truefalse";
-    parts.push(questionCard(ask, say, { options: !optionButtons }));
+    // The asker who must decide reads the card, the answer given, the judge's suggestion and the verdict buttons
+    // first, one after the other; the question as the others see it comes after them (issue #28: in view).
+    const deciding = legal.has("ask_confirm") || legal.has("ask_overrule");
+    if (!deciding) parts.push(questionCard(ask, say, { options: !optionButtons }));
     const deadline = ask.deadline ?? ask.judge_deadline;
     if (deadline != null && ask.phase !== "decided") {
       const c = countdown(deadline, msg.clock ?? 0, say);
@@ -377,6 +381,7 @@ export function mountQuiz(root, ctx, opts = {}) {
     } else if (ask.phase === "judge") {
       parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_reader", { name: nameOf(ask.reader) })));
     }
+    if (deciding) parts.push(questionCard(ask, say));
     if (legal.has("ask_call_vote")) parts.push(h("button", { type: "button", "data-testid": "quiz-call-vote", onclick: () => send({ type: "ask_call_vote" }) }, say("quiz.call_vote")));
     if (ask.phase === "vote") parts.push(h("p", { class: "muted" }, say("quiz.waiting_vote")));
     if (legal.has("ask_vote")) {
@@ -387,8 +392,26 @@ export function mountQuiz(root, ctx, opts = {}) {
     const last = (ask.results || [])[ask.results.length - 1];
     if (ask.phase === "decided" && last) parts.push(verdictLine(say, last, nameOf, ctx.seat));
     const focused = document.activeElement === input;
+    const before = root.querySelector(".mt-quiz-reader-list");
+    const kept = before && readerAt === questionId ? { top: before.scrollTop, focus: document.activeElement === before } : null;
     fill(root, parts);
     if (focused && input.isConnected) input.focus();
+    showCurrent(root.querySelector(".mt-quiz-reader-list"), kept);
+    readerAt = questionId;
+  }
+
+  // A long card scrolls inside its box (css/quiz.css), so the verdict buttons under it stay in view: the box
+  // shows the question being asked, and keeps where the reader scrolled it to while that question lasts. The
+  // box is a tab stop, to scroll it with the keys (whether it scrolls depends on the screen).
+  function showCurrent(list, kept) {
+    if (!list) return;
+    const current = list.querySelector(".mt-quiz-current");
+    if (kept) list.scrollTop = kept.top;
+    else if (current) {
+      const bottom = current.offsetTop + current.offsetHeight;
+      list.scrollTop = bottom > list.clientHeight ? Math.min(current.offsetTop, bottom - list.clientHeight) : 0;
+    }
+    if (kept?.focus) list.focus({ preventScroll: true });
   }
 
   return {
