@@ -31,7 +31,7 @@ def per_action_ms(game_id: str, games: int, fixed: bool) -> float:
         room: Any = SimpleNamespace(match=match, game=game, _digests={})
         bots = {s: match.game.make_bot("knowing", seat=s, seed=seed + s) for s in range(3)}
 
-        def fingerprint(action: dict[str, Any], events: list[Any]) -> None:
+        def fingerprint(action: dict[str, Any], events: list[Any], room: Any = room) -> None:
             nonlocal spent, actions
             started = time.perf_counter()
             Room._fingerprint(room)
