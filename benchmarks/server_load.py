@@ -51,6 +51,7 @@ import websockets
 
 import mindtable
 from mindtable.core import Observation
+from mindtable.server.protocol import fill_same
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -210,6 +211,8 @@ class Seat:
                         if bench.measuring:
                             bench.received.append((self.code, frame["step"], self.seat, now))
                     elif kind == "state":
+                        # a steady part the stream sent last time (a board, a history) comes as "same"
+                        fill_same(frame, self.latest["view"] if self.latest is not None else None)
                         self.latest = frame
                         mine = self.sent_at.pop(frame["step"], None)
                         if mine is not None and bench.measuring:

@@ -80,6 +80,10 @@ class Game(ABC, Generic[S, V]):
     #: server leaves them out of the position fingerprint it takes after every action to tell progress from
     #: going round in circles. The conformance test checks that random games never change them.
     fixed_state: ClassVar[tuple[str, ...]] = ()
+    #: Parts of a view that change seldom and weigh much (the board, the question history): a server's state
+    #: frame leaves such a part out when it is what that stream sent last, and names it in ``"same"`` (clients
+    #: keep the part they have: :func:`mindtable.server.protocol.fill_same`, docs/protocol.md).
+    steady_view: ClassVar[tuple[str, ...]] = ()
     option_schema: ClassVar[Sequence[Option]] = ()
     #: What ``Result.details["progress"]`` measures, for simulation summaries.
     progress_label: ClassVar[str] = "progress"

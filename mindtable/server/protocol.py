@@ -263,3 +263,22 @@ def encode(message: dict[str, Any]) -> str:
         except TypeError:  # a value orjson does not write (an integer over 64 bits…): the standard library's way
             pass
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def fill_same(message: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """A ``state`` message made whole: the view's parts it names in ``"same"`` (left out because the stream sent
+    them last time: ``Game.steady_view``) taken from ``before``, the view of the state message before it on the
+    same stream. Returns the whole view (keep it for the next message).
+
+    >>> first = {"kind": "state", "view": {"board": [1, 2], "turn": 0}}
+    >>> view = fill_same(first, None)
+    >>> fill_same({"kind": "state", "view": {"turn": 1}, "same": ["board"]}, view)
+    {'turn': 1, 'board': [1, 2]}
+    """
+    view: dict[str, Any] = message["view"]
+    for part in message.get("same", ()):
+        if before is None or part not in before:
+            raise ValueError(f"a state frame names {part!r} as unchanged, but no earlier view of this stream has it")
+        view.setdefault(part, before[part])
+    return view
+

@@ -334,6 +334,7 @@ class Room:
         if self.spectators.conns:
             return streams
         self.spectators.push_body("")  # skipped: nobody watches
+        self.spectators.steady.clear()
         return streams[:-1]
 
     def _views(self, streams: list[tuple[int | None, Stream]]) -> dict[int | None, dict[str, Any]]:
@@ -361,7 +362,7 @@ class Room:
         streams = self._watched_streams()
         views = self._views(streams)
         for seat, stream in streams:
-            stream.push(self._state(seat, deadline, views[seat]))
+            stream.push(self._steady(stream, self._state(seat, deadline, views[seat])))
 
     def _broadcast_step(self, events: list[Event]) -> None:
         deadline = self._deadline()
@@ -378,7 +379,23 @@ class Room:
                 visible = [event.to_dict() for event in events if event.visible_to(seat)]
                 if visible:
                     stream.push({"kind": "events", "step": self.steps, "events": visible})
-            stream.push(self._state(seat, deadline, views[seat]))
+            stream.push(self._steady(stream, self._state(seat, deadline, views[seat])))
+
+    def _steady(self, stream: Stream, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` without the view's steady parts (:attr:`Game.steady_view`) that are what ``stream`` sent
+        last, named in ``"same"``: a quiz game's board and history are most of its frames and seldom change."""
+        parts = self.game.steady_view
+        if not parts:
+            return message
+        view, last = message["view"], stream.steady
+        same = [part for part in parts if part in view and part in last and last[part] == view[part]]
+        for part in parts:
+            if part in view:
+                last[part] = view[part]
+        if same:
+            message["view"] = {key: value for key, value in view.items() if key not in same}
+            message["same"] = same
+        return message
 
     # -- connections ---------------------------------------------------------------------------------
     async def attach(
@@ -417,6 +434,7 @@ class Room:
                 for text in missed:
                     conn.send(text)
             else:
+                stream.steady.clear()  # the next state frame is whole again, for this client and the others
                 snapshot = [self._presence(), self._state(seat, self._deadline())]
                 result = self.match.result
                 if self.status == "over" and result is not None:

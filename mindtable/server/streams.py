@@ -194,6 +194,8 @@ class Stream:
         self.id = secrets.token_hex(8)
         self.seq = 0
         self.keep_when_idle = keep_when_idle
+        #: The steady view parts (``Game.steady_view``) as this stream last sent them (see Room._steady).
+        self.steady: dict[str, Any] = {}
         self.buffer: deque[tuple[int, float, str]] = deque()
         self.conns: set[Connection] = set()
         self.budget = budget

@@ -24,6 +24,7 @@ import websockets
 
 import mindtable
 from mindtable.core import Decision, Observation
+from mindtable.server.protocol import fill_same
 
 #: The shared test server is one client (127.0.0.1) doing the work of many players: its per-address budgets
 #: for creating rooms, REST calls and connections are raised. Tests of those limits start their own server.
@@ -189,6 +190,8 @@ class Client:
         self.last_seq = 0
         self.stream: str | None = None
         self._cursor = 0
+        #: The view of the last state frame (a state frame's "same" parts come from it).
+        self.view: dict[str, Any] | None = None
 
     async def connect(self, last_seq: int | None = None, stream: str | None = None, hello: bool = True) -> Client:
         self.ws = await websockets.connect(self.url, max_size=2**22)
@@ -214,6 +217,11 @@ class Client:
 
     async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
         frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        kind = frame.get("kind")
+        if kind == "welcome" and not frame.get("resumed"):
+            self.view = None
+        elif kind == "state":  # whole, as the page makes it: a steady part the stream sent last comes as "same"
+            self.view = fill_same(frame, self.view)
         self.frames.append(frame)
         if "seq" in frame:
             self.last_seq = frame["seq"]

@@ -18,6 +18,7 @@ import websockets
 
 import mindtable
 from mindtable.core.bots import Observation
+from mindtable.server.protocol import fill_same
 from tests.web.conftest import get_json, post_json
 from tests.web.quiz_pages import card_readers
 
@@ -63,12 +64,15 @@ def test_no_frame_carries_the_askers_card_to_the_answering_side(server_url: str)
             player = game.make_bot("knowing", seat=0, seed=7, knows=0.5, board_think_ms=0)
             deadline = time.monotonic() + 60
             n, acted = 0, -1
+            view = None
             while time.monotonic() < deadline:
                 try:
                     frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 except TimeoutError:
                     last = [(f.get("kind"), f.get("step"), f.get("code")) for f in frames[0][-8:]]
                     raise AssertionError(f"no frame for 10 s after {n} actions; the last frames: {last}") from None
+                if frame.get("kind") == "state":  # whole: a steady part sent before comes as "same"
+                    view = fill_same(frame, view)
                 frames[0].append(frame)
                 if frame.get("kind") == "over":
                     break

@@ -23,6 +23,7 @@ import websockets
 
 import mindtable
 from mindtable.kit.words import page_folder
+from mindtable.server.protocol import fill_same
 from tests.reference_quiz import CARDS, GAME
 from tests.web.conftest import get_json, post_json
 
@@ -79,12 +80,15 @@ def test_no_frame_carries_the_readers_card_to_another_seat(server_url: str) -> N
             deadline = time.monotonic() + 60
             n = 0
             acted = -1
+            view = None
             while time.monotonic() < deadline:
                 try:
                     frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 except TimeoutError:
                     last = [(f.get("kind"), f.get("step"), f.get("code")) for f in frames[0][-8:]]
                     raise AssertionError(f"no frame for 10 s after {n} actions; the last frames: {last}") from None
+                if frame.get("kind") == "state":  # whole: a steady part sent before comes as "same"
+                    view = fill_same(frame, view)
                 frames[0].append(frame)
                 if frame.get("kind") == "over":
                     break

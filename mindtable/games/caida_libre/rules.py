@@ -506,6 +506,7 @@ class CaidaLibre(Game[State, CaidaView]):
     max_players = 8
     acts_in_turn = True
     fixed_state = ("cards", "scale")
+    steady_view = ("board", "scale", "quiz_history")
     order = 40
     moves = MOVES
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}

@@ -692,6 +692,7 @@ class CarreraDeMente(Game[State, CarreraView]):
     max_players = 6
     acts_in_turn = True
     fixed_state = ("booklets", "board")
+    steady_view = ("board", "quiz_history")
     order = 30
     web_module = "carrera-de-mente"
     terminal = "mindtable.games.carrera_de_mente.terminal:run_terminal"

@@ -844,6 +844,7 @@ class EestiMalumang(Game[State, EestiView]):
     max_players = 6
     acts_in_turn = True
     fixed_state = ("cards", "board")
+    steady_view = ("board", "quiz_history")
     order = 50
     moves = MOVES
     codes: ClassVar[Mapping[str, str]] = {**CODES, **QUIZ.codes}

@@ -19,6 +19,7 @@ export class Connection {
     this.stream = null;
     this.snapshotSeq = null;
     this.resumeUntil = null;
+    this.lastView = null;
     this.pending = new Map();
     this.ws = null;
     this.closed = false;
@@ -78,6 +79,7 @@ export class Connection {
       this.stream = msg.stream ?? null;
       this.resumeUntil = msg.resumed ? msg.seq : null;
       if (!msg.resumed) {
+        this.lastView = null;
         this.lastSeq = typeof msg.seq === "number" ? msg.seq : 0;
         this.snapshotSeq = this.lastSeq;
       } else this.snapshotSeq = null;
@@ -99,7 +101,18 @@ export class Connection {
       }
     }
     if (msg.kind === "pong") return;
+    if (msg.kind === "state") this.fillSame(msg);
     this.onMessage(msg, { replayed });
+  }
+
+  // A state frame leaves out the view's parts that are what this stream sent last (a board, a history) and
+  // names them in "same": the page gets the whole view, those parts from the state before (docs/protocol.md).
+  fillSame(msg) {
+    const view = msg.view;
+    if (!view) return;
+    const before = this.lastView;
+    if (Array.isArray(msg.same) && before) for (const part of msg.same) if (!(part in view)) view[part] = before[part];
+    this.lastView = view;
   }
 
   raw(message) {
