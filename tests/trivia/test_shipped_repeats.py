@@ -14,6 +14,7 @@ from mindtable.games.eesti_malumang.rules import content_cards
 from mindtable.trivia.model import Question, question_from_dict
 from mindtable.trivia.stats import find_duplicates
 
+
 def shipped(language: str) -> list[tuple[str, Question]]:
     """Every shipped question of ``language`` with the game it belongs to."""
     out: list[tuple[str, Question]] = []
