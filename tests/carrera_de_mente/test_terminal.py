@@ -12,7 +12,7 @@ from rich.console import Console
 
 import mindtable
 from mindtable.cli.replay import screen_of
-from mindtable.games.carrera_de_mente.terminal import MENU_SKIP, render_board, run_terminal, screen
+from mindtable.games.carrera_de_mente.terminal import MENU_SKIP, Screen, render_board, run_terminal, screen
 from tests.carrera_de_mente.helpers import asked, position, roll_number
 from tests.carrera_de_mente.player import play_from_the_menu
 
@@ -76,15 +76,17 @@ def test_pawn_digits_never_touch_a_square_label_and_the_track_fits_80_columns() 
     space (or the line's end) always stands between a peg's digits and any label, on every square of both
     boards, in every language, with one to six players — and each peg still reads back on its square."""
     placements = []
-    for size, board in ((42, "standard"), (14, "small")):
-        for s in range(size):
-            placements.append((board, [s, s, (s + 1) % size, (s + 1) % size, (s + 1) % size, (s + 2) % size]))
-            placements.append((board, [(s + 7 * k) % size for k in range(6)]))
-            placements.append((board, [s, (s + 1) % size]))
+    for board in ("standard", "small"):
+        base = position(6, turn=1, options={"board": board}).view(0)
+        size = len(base["board"]["squares"])
+        for s in range(size):  # two, three and one peg on three squares in a row, from every square
+            placements.append((base, [s, s, (s + 1) % size, (s + 1) % size, (s + 1) % size, (s + 2) % size]))
+        placements += [(base, [(s + 7 * k) % size for k in range(6)]) for s in range(7)]
     for language in ("en", "es", "et"):
-        for board, pegs in placements:
-            view = position(len(pegs), pegs=pegs, turn=1, options={"board": board}).view(0)
-            text = plain(render_board(view, language))
+        track = Screen.of(language)
+        for base, pegs in placements:
+            board = base["board"]["id"]
+            text = track.render_board({**base, "pegs": pegs}).plain
             lines = text.splitlines()
             assert max(len(line) for line in lines) <= 80, (board, pegs, language)
             for line in lines:
