@@ -2,12 +2,13 @@
 coloured squares.
 
 :func:`render_board` draws the track from the board in the view (any board file): each square at its place, six
-characters wide, in its colour, ``G 4*12`` — the colour's letter in the screen's language (in English G green
+characters wide, in its colour, ``G 4*`` — the colour's letter in the screen's language (in English G green
 Sports, Y yellow Nature and Science, S sky blue History and Geography, P pink Entertainment and Shows, B brown
 The Arts, O orange Cambalache, ``-`` grey free topic; in Estonian the booklet's initial, as the colours' would
-clash), the square's number, ``*`` a star square (``»`` the arrows), and the players whose pegs stand there,
-numbered from 1 as their names are. The standard board (12 squares across) fits 80 columns; a board too wide for
-that, or without coordinates, is listed square by square instead. :func:`screen` adds whose turn it is and who
+clash), the square's number, ``*`` a star square (``»`` the arrows) — and the players whose pegs stand there,
+numbered from 1 as their names are, apart from every label: in the empty place beside the square, else on a
+line under the row. The standard board (12 squares across) fits 80 columns; a board too wide for that, or
+without coordinates, is listed square by square instead. :func:`screen` adds whose turn it is and who
 asks, the players' prizes, the dice, the question as that seat may see it (the asker's card only for the asker),
 and the last verdict. :func:`run_terminal` is the loop ``mindtable play carrera-de-mente`` runs: people at
 ``human_seats`` choose from a numbered menu (answers are typed), bots play the other seats; ``q`` quits.
@@ -20,10 +21,13 @@ said from their codes and parameters.
 
 >>> import mindtable
 >>> match = mindtable.new_match("carrera-de-mente", players=2, seed=4, options={"board": "small"})
->>> print(render_board(match.view(0)).plain.splitlines()[0])
-- 0»12G 1   S 2*  Y 3   P 4*
+>>> top, pegs = render_board(match.view(0)).plain.splitlines()[:2]
+>>> print(top)
+- 0»  G 1   S 2*  Y 3   P 4*
+>>> pegs  # both pegs on the start square, under its number
+' 12'
 >>> print(render_board(match.view(0), "es").plain.splitlines()[0])
-- 0»12V 1   C 2*  A 3   R 4*
+- 0»  V 1   C 2*  A 3   R 4*
 """
 
 from __future__ import annotations
