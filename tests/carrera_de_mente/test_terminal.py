@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import re
 from typing import Any
 
@@ -41,7 +42,7 @@ def cells(text: str) -> dict[int, tuple[str, str, str]]:
     for i, line in enumerate(text.splitlines()):
         for m in PEGS.finditer(blank_labels(line)):
             if labels[i]:
-                gap, square = min((max(start - m.end(), m.start() - end), n) for start, end, n in labels[i])
+                _, square = min((max(start - m.end(), m.start() - end), n) for start, end, n in labels[i])
             else:
                 square = next(n for start, _, n in labels[i - 1] if start == m.start() - 1)
             letter, mark, _ = found[square]
@@ -91,7 +92,7 @@ def test_pawn_digits_never_touch_a_square_label_and_the_track_fits_80_columns() 
             assert max(len(line) for line in lines) <= 80, (board, pegs, language)
             for line in lines:
                 spans = [m.span() for m in LABEL.finditer(line)]
-                assert all(end < start for (_, end), (start, _) in zip(spans, spans[1:], strict=False)), line
+                assert all(end < start for (_, end), (start, _) in itertools.pairwise(spans)), line
                 masked = blank_labels(line)
                 for m in PEGS.finditer(masked):
                     left, right = masked[m.start() - 1 : m.start()], masked[m.end() : m.end() + 1]
