@@ -1,7 +1,8 @@
 // Carrera de Mente: the board (js/board.js) with pegs and prize tokens, the dice (the move and the three
-// number rolls: one button rolls the whole number, its dice shown one after the other), whose turn and who asks, the question through the shared quiz components (js/quiz.js: the
-// answering side's box and options button, the asker's card with confirm/overrule), the grey square's booklet
-// choice, lap prizes and steals, and a summary at the end. Implements the game-module interface of docs/web.md.
+// number rolls: one button rolls the whole number, its dice shown one after the other), whose turn and who
+// asks, the question through the shared quiz components (js/quiz.js: the answering side's box and options
+// button, the asker's card with confirm/overrule), the grey square's booklet choice, lap prizes and steals, and
+// a summary at the end. Implements the game-module interface of docs/web.md.
 
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
