@@ -193,3 +193,20 @@ def test_replay_draws_each_step_with_the_play_screen() -> None:
     draw = screen_of(match.game)(match, None, language="en")
     text = plain(draw(match, match.actions[-1], events), width=80)
     assert f"Player {seat + 1} rolls {match.state['move_die']}" in text and "Question dice" in text
+
+
+def test_the_menu_rolls_the_question_number_in_one_item() -> None:
+    """Issue #28: one menu item rolls the three dice (``roll_whole_number``); the screen then shows all three."""
+    match = position(3, pegs=[4, 0, 0], arrive=True)
+    view = match.view(0)
+    menu = [a for a in match.legal_actions(0) if a["type"] not in MENU_SKIP]
+    assert [a["type"] for a in menu] == ["roll_whole_number"]
+    said = {language: Screen.of(language).describe(menu[0], view) for language in ("en", "es", "et")}
+    assert said == {
+        "en": "roll the question number (3 dice, one after the other)",
+        "es": "tirar el número de la pregunta (3 dados, uno tras otro)",
+        "et": "viska küsimuse number (3 täringut järjest)",
+    }
+    match.apply({"type": "roll_whole_number", "seat": 0})
+    digits = " ".join(str(d) for d in match.state["context"]["digits"])
+    assert f"Question dice: {digits}" in plain(screen(match.view(0), 0, "en"))
