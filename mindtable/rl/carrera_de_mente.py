@@ -9,8 +9,8 @@ env = carrera_de_mente.env(players=3, bots={1: "knowing", 2: "knowing"}, knows=0
 |---|---|
 | import | `from mindtable.rl import carrera_de_mente` |
 | agents | `player_<seat>` for each seat not in `bots` (2–6 seats) |
-| actions | `Discrete(27)` (table below) |
-| observations | `Dict(observation=Box(0, 1, (36 + 8 × players,), float32), action_mask=Box(0, 1, (27,), int8))` |
+| actions | `Discrete(29)` (table below) |
+| observations | `Dict(observation=Box(0, 1, (36 + 8 × players,), float32), action_mask=Box(0, 1, (29,), int8))` |
 | rewards | at the end: +1 the winner (six colours; `turn_limit`: the most colours, ties all win), -1 the others |
 | | (`reward="score"`: +1 for each colour won, -1 for each lost, as it happens) |
 | termination | the match ends: every agent terminates; `max_cycles` (default 10000 agent steps) truncates |
@@ -19,7 +19,8 @@ env = carrera_de_mente.env(players=3, bots={1: "knowing", 2: "knowing"}, knows=0
 bot, with `knows` — its chance to remember a medium question, scaled per booklet and difficulty as
 `docs/rules/carrera-de-mente.md` "Bots" says), 1 `pass`, 2 `options` (ask for the options: a right answer then
 moves one square instead of five), 3–6 `pick_a`…`pick_d` (name an option once they are read out), 7 `roll`,
-8–13 `lap_prize:<colour>`, 14–19 `topic:<booklet>` (grey square), 20 `roll_number`, 21–26 `steal:<colour>`.
+8–13 `lap_prize:<colour>`, 14–19 `topic:<booklet>` (grey square), 20 `roll_number` (one die of the question
+number), 21–26 `steal:<colour>`, 27 `no_steal`, 28 `roll_whole_number` (the dice of the number still to roll).
 The colours are green, yellow, skyblue, pink, brown, orange; the booklets sports, science,
 history_geography, entertainment, arts, cambalache. The asker confirming the judge is done by the environment.
 

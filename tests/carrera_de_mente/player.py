@@ -31,7 +31,7 @@ WRONG = "I do not know"
 
 @dataclass(frozen=True)
 class Step:
-    """What to do now: ``kind`` is roll, roll_number, topic, lap_prize, steal, ask_confirm, ask_overrule,
+    """What to do now: ``kind`` is roll, roll_whole_number, topic, lap_prize, steal, ask_confirm, ask_overrule,
     ask_options, or ask_answer (``value``: the colour, the topic, or the text/letter to give; ``right``: whether
     that answer is the booklet's)."""
 
@@ -57,8 +57,8 @@ def plan(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], me: int, s
     other = 1 - me
     if "roll" in types:
         return Step("roll")
-    if "roll_number" in types:
-        return Step("roll_number")
+    if "roll_whole_number" in types:
+        return Step("roll_whole_number")  # the page's one button, the terminal's one menu item
     if "topic" in types:
         return Step("topic", next(a["topic"] for a in legal if a["type"] == "topic"))
     if "lap_prize" in types:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
 import pytest
 
 import mindtable
 from mindtable.core.codes import label_params
 from mindtable.core.driver import play_out
 from mindtable.core.errors import IllegalAction, InvalidOptions
+from mindtable.core.match import record_notices
 from mindtable.games.carrera_de_mente import rules
 from mindtable.games.carrera_de_mente.content import read_board
 from mindtable.kit.tokens import check_conservation
@@ -130,6 +135,81 @@ def test_three_more_rolls_in_the_order_they_came_up_give_the_question_number() -
     number = of_kind(events, "question")[0]["number"]
     assert len(digits) == 3 and number == int("".join(map(str, digits)))
     assert match.state["ask"]["card"]["topic"] == "entertainment"
+
+
+def test_one_roll_the_number_action_rolls_the_three_dice_in_order_and_asks_that_number() -> None:
+    """Issue #28: the book's three rolls in one gesture. One action, three ``number_die`` events in the order
+    the dice came up (each shows the digits so far), and the question asked is that number's — the same dice
+    and the same game as three ``roll_number`` actions from the same position."""
+    match = position(pegs=[PINK_SQUARE, 0, 0], arrive=True)
+    twin = position(pegs=[PINK_SQUARE, 0, 0], arrive=True)
+    assert [a["type"] for a in match.legal_actions(0)] == ["roll_number", "roll_whole_number"]
+    events = match.apply({"type": "roll_whole_number", "seat": 0})
+    rolls = of_kind(events, "number_die")
+    digits = [e["die"] for e in rolls]
+    assert len(digits) == 3 and [e["digits"] for e in rolls] == [digits[:1], digits[:2], digits]
+    assert kinds(events).index("question") > kinds(events).index("number_die") + 2
+    number = int("".join(map(str, digits)))
+    assert of_kind(events, "question")[0]["number"] == number == match.state["context"]["number"]
+    assert match.state["phase"] == rules.ASK and match.state["ask"]["card"]["topic"] == "entertainment"
+    assert match.state["ask"]["card"]["extra"]["number"] == number
+    assert [e["die"] for e in of_kind(roll_number(twin), "number_die")] == digits
+    assert twin.snapshot()["state"] == match.snapshot()["state"] and twin.snapshot()["rng"] == match.snapshot()["rng"]
+
+
+def test_roll_the_number_after_one_die_rolls_the_two_left() -> None:
+    match = position(pegs=[PINK_SQUARE, 0, 0], arrive=True)
+    first = of_kind(match.apply({"type": "roll_number", "seat": 0}), "number_die")[0]["die"]
+    events = match.apply({"type": "roll_whole_number", "seat": 0})
+    assert [e["digits"][0] for e in of_kind(events, "number_die")] == [first, first]
+    assert len(of_kind(events, "number_die")) == 2 and len(match.state["context"]["digits"]) == 3
+    assert of_kind(events, "question")[0]["number"] == int("".join(map(str, match.state["context"]["digits"])))
+
+
+def test_roll_the_number_out_of_turn_or_out_of_step_is_refused_and_changes_nothing() -> None:
+    match = position(pegs=[PINK_SQUARE, 0, 0], arrive=True)
+    before = match.snapshot()
+    with pytest.raises(IllegalAction) as refused:
+        match.apply({"type": "roll_whole_number", "seat": 1})
+    assert refused.value.code == "not_your_turn" and refused.value.params == {"waiting": 0}
+    assert match.snapshot() == before and "roll_whole_number" not in {a["type"] for a in match.legal_actions(1)}
+    rolling = position(pegs=[PINK_SQUARE, 0, 0])  # the move die first
+    asking = position(pegs=[PINK_SQUARE, 0, 0], arrive=True)
+    roll_number(asking)  # the number is rolled: the question is being asked
+    for match in (rolling, asking):
+        before = match.snapshot()
+        with pytest.raises(IllegalAction) as refused:
+            match.apply({"type": "roll_whole_number", "seat": 0})
+        assert refused.value.code == "cm_not_this_step" and refused.value.params == {"action": "roll_whole_number"}
+        assert match.snapshot() == before
+
+
+OLD_RECORD = Path(__file__).parent / "data" / "record-three-step-numbers.json"
+
+
+def test_a_record_of_three_step_numbers_made_before_the_one_gesture_still_replays_to_its_game() -> None:
+    """A record made before ``roll_whole_number`` (every number rolled one die an action, with lap prizes, a
+    steal, a grey square, options and variant 3's made-up options) replays to its result and its very state;
+    the same game with each number rolled in one action instead ends in the same state too."""
+    stored = json.loads(OLD_RECORD.read_text(encoding="utf-8"))
+    record = stored["record"]
+    kinds_recorded = [a["type"] for a in record["actions"]]
+    assert "roll_whole_number" not in kinds_recorded and kinds_recorded.count("roll_number") == 63
+
+    def digest(match: mindtable.Match) -> str:
+        return hashlib.sha256(json.dumps(match.snapshot()["state"], sort_keys=True).encode()).hexdigest()
+
+    assert record_notices(record) == []
+    assert digest(mindtable.replay(record)) == stored["final_state_sha256"]
+    one_gesture: list[dict[str, object]] = []
+    for action in record["actions"]:
+        if action["type"] != "roll_number":
+            one_gesture.append(action)
+        elif not one_gesture or one_gesture[-1]["type"] != "roll_whole_number":
+            one_gesture.append({**action, "type": "roll_whole_number"})
+    assert len(one_gesture) == len(record["actions"]) - 42
+    again = mindtable.replay({**record, "actions": one_gesture})
+    assert digest(again) == stored["final_state_sha256"]
 
 
 def test_the_first_unused_question_of_the_number_then_the_next_number_wrapping_after_666() -> None:

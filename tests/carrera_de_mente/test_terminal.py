@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import re
 from typing import Any
 
@@ -12,11 +13,13 @@ from rich.console import Console
 
 import mindtable
 from mindtable.cli.replay import screen_of
-from mindtable.games.carrera_de_mente.terminal import MENU_SKIP, render_board, run_terminal, screen
+from mindtable.games.carrera_de_mente.terminal import MENU_SKIP, Screen, render_board, run_terminal, screen
 from tests.carrera_de_mente.helpers import asked, position, roll_number
 from tests.carrera_de_mente.player import play_from_the_menu
 
-CELL = re.compile(r"([A-Z-])([ \d]\d)([*» ]?)([\d+ ]{0,2})")
+#: A square's label on the drawn track: its colour's letter, its number, its mark (``*`` star, ``»`` start).
+LABEL = re.compile(r"([A-Z-])([ \d]\d)([*»]?)")
+PEGS = re.compile(r"[\d+]+")
 
 
 def plain(renderable: Any, width: int = 200) -> str:
@@ -26,12 +29,30 @@ def plain(renderable: Any, width: int = 200) -> str:
 
 
 def cells(text: str) -> dict[int, tuple[str, str, str]]:
-    """Square number -> (colour letter, mark, pegs) read back from the drawn track."""
+    """Square number -> (colour letter, mark, pegs) read back from the drawn track: the pegs beside a label are
+    that square's (the nearest label on their line); on a line without labels they are the square's above."""
     found: dict[int, tuple[str, str, str]] = {}
+    labels: list[list[tuple[int, int, int]]] = []  # per line: (start, end, square)
     for line in text.splitlines():
-        for letter, number, mark, pegs in CELL.findall(line):
-            found[int(number)] = (letter, mark, pegs.strip())
+        mine = []
+        for m in LABEL.finditer(line):
+            found[int(m.group(2))] = (m.group(1), m.group(3) or " ", "")
+            mine.append((m.start(), m.end(), int(m.group(2))))
+        labels.append(mine)
+    for i, line in enumerate(text.splitlines()):
+        for m in PEGS.finditer(blank_labels(line)):
+            if labels[i]:
+                _, square = min((max(start - m.end(), m.start() - end), n) for start, end, n in labels[i])
+            else:
+                square = next(n for start, _, n in labels[i - 1] if start == m.start() - 1)
+            letter, mark, _ = found[square]
+            found[square] = (letter, mark, m.group())
     return found
+
+
+def blank_labels(line: str) -> str:
+    """The line with each square's label written as ``#`` (what is left: the pegs and the spaces)."""
+    return LABEL.sub(lambda m: "#" * len(m.group()), line)
 
 
 def test_the_standard_track_is_a_ring_of_42_squares_within_80_columns() -> None:
@@ -39,14 +60,47 @@ def test_the_standard_track_is_a_ring_of_42_squares_within_80_columns() -> None:
     text = plain(render_board(match.view(0)))
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 80
-    drawn = cells("\n".join(lines[:11]))  # 12 squares across the top and bottom, 9 down each side
+    drawn = cells(text)  # 12 squares across the top and bottom, 9 down each side
     assert sorted(drawn) == list(range(42))
     assert drawn[0] == ("-", "»", "")  # the grey start square with the arrows
     assert drawn[4] == ("P", " ", "12")  # from the start a 4 lands on pink (the book's example)
     assert drawn[9][0] == "S" and drawn[17][2] == "3"
     assert sorted(n for n, (_, mark, _) in drawn.items() if mark == "*") == [6, 12, 15, 23, 31, 39]
-    assert lines[0].startswith("- 0»  G 1") and lines[10].startswith("P32")
+    # the pegs of a top-row square under its number; of a side square, inside the ring beside it
+    assert lines[0].startswith("- 0»  G 1   S 2") and lines[1] == " " * 25 + "12"
+    assert lines[7].endswith("   3  Y17") and lines[11].startswith("P32")
     assert "Sports" in text and "free topic" in text and "star" in text
+
+
+def test_pawn_digits_never_touch_a_square_label_and_the_track_fits_80_columns() -> None:
+    """Issue #28: at six columns a square the pegs ran into the next square's letter (``P 4 12B 5``). Now a
+    space (or the line's end) always stands between a peg's digits and any label, on every square of both
+    boards, in every language, with one to six players — and each peg still reads back on its square."""
+    placements = []
+    for board in ("standard", "small"):
+        base = position(6, turn=1, options={"board": board}).view(0)
+        size = len(base["board"]["squares"])
+        for s in range(size):  # two, three and one peg on three squares in a row, from every square
+            placements.append((base, [s, s, (s + 1) % size, (s + 1) % size, (s + 1) % size, (s + 2) % size]))
+        placements += [(base, [(s + 7 * k) % size for k in range(6)]) for s in range(7)]
+    for language in ("en", "es", "et"):
+        track = Screen.of(language)
+        for base, pegs in placements:
+            board = base["board"]["id"]
+            text = track.render_board({**base, "pegs": pegs}).plain
+            lines = text.splitlines()
+            assert max(len(line) for line in lines) <= 80, (board, pegs, language)
+            for line in lines:
+                spans = [m.span() for m in LABEL.finditer(line)]
+                assert all(end < start for (_, end), (start, _) in itertools.pairwise(spans)), line
+                masked = blank_labels(line)
+                for m in PEGS.finditer(masked):
+                    left, right = masked[m.start() - 1 : m.start()], masked[m.end() : m.end() + 1]
+                    assert left in ("", " ") and right in ("", " "), (line, board, pegs, language)
+            drawn = cells(text)
+            for seat, square in enumerate(pegs):
+                on = drawn[square][2]
+                assert str(seat + 1) in on or on.endswith("+"), (seat, square, on, board, pegs, language)
 
 
 def test_a_board_too_wide_for_the_screen_is_listed_square_by_square() -> None:
@@ -139,3 +193,20 @@ def test_replay_draws_each_step_with_the_play_screen() -> None:
     draw = screen_of(match.game)(match, None, language="en")
     text = plain(draw(match, match.actions[-1], events), width=80)
     assert f"Player {seat + 1} rolls {match.state['move_die']}" in text and "Question dice" in text
+
+
+def test_the_menu_rolls_the_question_number_in_one_item() -> None:
+    """Issue #28: one menu item rolls the three dice (``roll_whole_number``); the screen then shows all three."""
+    match = position(3, pegs=[4, 0, 0], arrive=True)
+    view = match.view(0)
+    menu = [a for a in match.legal_actions(0) if a["type"] not in MENU_SKIP]
+    assert [a["type"] for a in menu] == ["roll_whole_number"]
+    said = {language: Screen.of(language).describe(menu[0], view) for language in ("en", "es", "et")}
+    assert said == {
+        "en": "roll the question number (3 dice, one after the other)",
+        "es": "tirar el número de la pregunta (3 dados, uno tras otro)",
+        "et": "viska küsimuse number (3 täringut järjest)",
+    }
+    match.apply({"type": "roll_whole_number", "seat": 0})
+    digits = " ".join(str(d) for d in match.state["context"]["digits"])
+    assert f"Question dice: {digits}" in plain(screen(match.view(0), 0, "en"))

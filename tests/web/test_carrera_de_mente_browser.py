@@ -7,8 +7,10 @@ people also play hot-seat on one page passed between them; the page's star squar
 
 from __future__ import annotations
 
+import json
 import re
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,7 @@ def _click_step(page: Any, step: Step, seat: int, shots: Path, done: set[str]) -
     if kind == "roll":
         assert page.locator('[data-testid="cm-turn"]').inner_text() == "Your turn: roll the die."
         page.click('[data-testid="cm-roll"]')
-    elif kind == "roll_number":
+    elif kind == "roll_whole_number":
         page.click('[data-testid="cm-roll-number"]')
     elif kind == "topic":
         page.click(f'[data-testid="cm-topic-{step.value}"]')
@@ -173,13 +175,13 @@ def test_a_person_plays_carrera_de_mente_from_the_lobby_to_the_end(
     for shown in (page, spectator):
         line = shown.locator('#over-panel [data-testid="over-winners"]').inner_text()
         assert names and all(n in line for n in names), (line, names)
-    assert {"roll", "roll_number", "ask_answer", "steal", "lap_prize"} <= done
+    assert {"roll", "roll_whole_number", "ask_answer", "steal", "lap_prize"} <= done
     record = get_json(f"{server_url}/api/rooms/{code}/record")
     # Ana reads the bot's card whenever the bot answers; on some seeds she wins before the bot answers at all.
     if any(a["type"] in ("ask_answer", "ask_options") and a["seat"] != seat for a in record["actions"]):
         assert {"ask_confirm", "ask_overrule"} & done, f"the bot answered, Ana never judged: {sorted(done)}"
     mine = {a["type"] for a in record["actions"] if a["seat"] == seat}
-    assert {"roll", "roll_number", "ask_answer", "steal", "lap_prize"} <= mine
+    assert {"roll", "roll_whole_number", "ask_answer", "steal", "lap_prize"} <= mine and "roll_number" not in mine
     result = get_json(f"{server_url}/api/rooms/{code}")["result"]
     assert result["winners"] == [seat] and result["reason"] == "six_colours"
     assert errors == [] and clicks <= MOST_ACTIONS + 1
@@ -253,7 +255,7 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
             what = "roll"
         elif page.locator('[data-testid="cm-roll-number"]').is_visible():
             page.click('[data-testid="cm-roll-number"]')
-            what = "roll_number"
+            what = "roll_whole_number"
         elif page.locator('[data-testid^="cm-topic-"]').first.is_visible():
             page.locator('[data-testid^="cm-topic-"]').first.click()
             what = "topic"
@@ -287,7 +289,8 @@ def test_hot_seat_one_page_passed_between_two_people(browser: Any, server_url: s
     room = get_json(f"{server_url}/api/rooms/{code}")
     assert room["status"] == "over" and room["result"]["reason"] == "turn_limit"
     # four turns of one wrong answer each, every one confirmed by the other person after the page was passed
-    assert done["roll"] == 4 and done["roll_number"] == 12 and done["answer"] == done["confirm"] == 4, done
+    # one click rolls each question's number (the book's three rolls in one gesture)
+    assert done["roll"] == 4 and done["roll_whole_number"] == 4 and done["answer"] == done["confirm"] == 4, done
     assert done["pass"] >= 5 and card_seen_by == {0, 1}, (done, card_seen_by)
     record = get_json(f"{server_url}/api/rooms/{code}/record")
     assert [a["seat"] for a in record["actions"] if a["type"] == "ask_answer"] in ([0, 1, 0, 1], [1, 0, 1, 0])
@@ -343,5 +346,75 @@ def test_a_star_square_no_longer_shows_its_prize_token_once_that_colour_is_won(b
     assert ana == {"stars": 6, "won": 1, "shown": [c for c in colours if c != "orange"]}
     assert beto == {"stars": 6, "won": 1, "shown": [c for c in colours if c != "green"]}
     assert watcher == (ana if match.view(None)["turn"] == 0 else beto)
+    assert errors == []
+    context.close()
+
+
+#: Watch the question number's dice on the page: the digits shown after each change, until three are shown.
+WATCH_NUMBER = """() => {
+  window.cmShown = [];
+  const box = document.querySelector('[data-testid="cm-dice"]');
+  const read = () => [...box.querySelectorAll('[data-testid="cm-number"] [data-testid="cm-die"]')]
+    .map((d) => d.textContent).filter((x) => x !== "·").join("");
+  new MutationObserver(() => {
+    const now = read();
+    if (window.cmShown[window.cmShown.length - 1] !== now) window.cmShown.push(now);
+  }).observe(box, { childList: true, subtree: true, characterData: true });
+}"""
+
+
+def test_one_click_rolls_the_question_number_and_the_page_shows_its_three_dice_one_after_the_other(
+    browser: Any, server_url: str
+) -> None:
+    """Issue #28: the book's three rolls in one gesture. Ana's page offers one "roll the number" button; one
+    click sends one action (``roll_whole_number``), and the three dice appear one after the other in the order
+    they came up, ending on the number the question is asked for."""
+    room = {"game": GAME_ID, "players": 2, "name": "Ana", "bots": {"1": "knowing"}, "bot_pace": "off"}
+    request = urllib.request.Request(
+        f"{server_url}/api/rooms",
+        data=json.dumps({**room, "options": {"board": "small"}}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:  # the first room reads the booklets
+        created = json.loads(response.read())
+    code, seat = created["code"], created["seat"]
+    context, page = _seat_page(browser, server_url, code, seat, created["token"], "en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    seq = -1
+    for _ in range(60):  # Ana's way to her first question number: her roll, the bot's questions read and judged
+        state = page.wait_for_function(NEXT_STATE, arg=seq).json_value()
+        seq, legal = state["seq"], {a["type"] for a in state["legal"]}
+        if "roll_whole_number" in legal:
+            break
+        if "roll" in legal:
+            page.click('[data-testid="cm-roll"]')
+        elif "topic" in legal:
+            page.locator('[data-testid^="cm-topic-"]').first.click()
+        elif "lap_prize" in legal:
+            page.locator('[data-testid^="cm-lap-"]').first.click()
+        elif "ask_confirm" in legal:
+            page.click('[data-testid="quiz-confirm"]')
+        else:
+            pytest.fail(f"unexpected step for Ana: {sorted(legal)}")
+    else:
+        pytest.fail("Ana never came to roll a question number")
+    assert {"roll_number", "roll_whole_number"} <= legal  # the one-die move stays legal; the page offers the one
+    button = page.locator('[data-testid="cm-roll-number"]')
+    assert button.count() == 1 and button.inner_text() == "Roll the question number (3 dice)"
+    page.evaluate(WATCH_NUMBER)
+    before = state["step"]
+    button.click()
+    page.wait_for_function("() => window.mindtableShell.lastState.view.phase !== 'number'")
+    # one action took the match from the number's step to the question (Ana answers next: nobody else acts)
+    assert page.evaluate("window.mindtableShell.lastState.step") == before + 1
+    digits = "".join(str(d) for d in page.evaluate("window.mindtableShell.lastState.view.context.digits"))
+    page.wait_for_function("n => window.cmShown.includes(n)", arg=digits)
+    shown = page.evaluate("window.cmShown")
+    # one die more at each change, each the die that came up next
+    assert shown[shown.index(digits[:1]) :] == [digits[:1], digits[:2], digits], shown
+    assert f"question {int(digits)}" in page.locator('[data-testid="cm-topic"]').inner_text()
+    assert page.locator('[data-testid="cm-roll-number"]').count() == 0
     assert errors == []
     context.close()

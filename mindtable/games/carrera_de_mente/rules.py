@@ -5,10 +5,10 @@ test, and for every decision taken where the book is silent.
 
 A turn: ``roll`` (the die moves the peg in the arrows' direction) → lap prizes for passing the arrow square
 (``lap_prize``, the player's choice) → on a grey square ``topic`` (the player chooses the booklet) →
-``roll_number`` three times (the question number) → the ask step (:mod:`mindtable.trivia.quiz`: the player on
-the right asks and sees the answer; the judge suggests, the asker confirms or overrules) → right: a star
-prize, ``steal`` one token from each player on the square, move 5 (1 after the options) and answer again;
-wrong: the turn passes to the left.
+``roll_number`` three times, or ``roll_whole_number`` once for the dice still to roll (the question number) →
+the ask step (:mod:`mindtable.trivia.quiz`: the player on the right asks and sees the answer; the judge
+suggests, the asker confirms or overrules) → right: a star prize, ``steal`` one token from each player on the
+square, move 5 (1 after the options) and answer again; wrong: the turn passes to the left.
 """
 
 from __future__ import annotations
@@ -439,6 +439,16 @@ def _roll_number(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     return events + _open_question(state, action["seat"], action.get("at"), rng)
 
 
+def _roll_whole_number(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
+    """The book's three rolls in one gesture: every die of the number still to roll, in order, each its own
+    ``number_die`` event, then the question. The generator is drawn exactly as by ``roll_number`` taken once
+    per die, so the game goes on the same either way."""
+    events: list[Event] = []
+    while len(state["context"]["digits"]) < NUMBER_DICE:
+        events += _roll_number(state, action, rng)
+    return events
+
+
 def _lap_prize(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     state["pending"]["laps"] -= 1
@@ -585,7 +595,7 @@ FLOW = Flow(
         Phase(ROLL, moves=("roll",), to_act=_current),
         Phase(LAP, moves=("lap_prize",), to_act=_current),
         Phase(TOPIC, moves=("topic",), to_act=_current),
-        Phase(NUMBER, moves=("roll_number",), to_act=_current),
+        Phase(NUMBER, moves=("roll_number", "roll_whole_number"), to_act=_current),
         Phase(ASK, to_act=QUIZ.waiting),
         Phase(STEAL, moves=("steal", "no_steal"), to_act=_current),
         Phase(OVER),
@@ -644,6 +654,14 @@ MOVES = MoveTable(
             _no_steal,
             _gate_turn,
             help="take nothing from the player on your square (stealing is allowed, not required)",
+        ),
+        # Declared after the others so that the moves listed before it (a bot's first choice, the RL action
+        # numbers) stay as they were: the knowing bot still rolls one die at a time.
+        Move(
+            "roll_whole_number",
+            _roll_whole_number,
+            _gate_turn,
+            help="roll every die of the question number still to roll, one after the other",
         ),
         *QUIZ.moves,
     ],

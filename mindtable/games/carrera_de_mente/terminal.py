@@ -2,12 +2,13 @@
 coloured squares.
 
 :func:`render_board` draws the track from the board in the view (any board file): each square at its place, six
-characters wide, in its colour, ``G 4*12`` — the colour's letter in the screen's language (in English G green
+characters wide, in its colour, ``G 4*`` — the colour's letter in the screen's language (in English G green
 Sports, Y yellow Nature and Science, S sky blue History and Geography, P pink Entertainment and Shows, B brown
 The Arts, O orange Cambalache, ``-`` grey free topic; in Estonian the booklet's initial, as the colours' would
-clash), the square's number, ``*`` a star square (``»`` the arrows), and the players whose pegs stand there,
-numbered from 1 as their names are. The standard board (12 squares across) fits 80 columns; a board too wide for
-that, or without coordinates, is listed square by square instead. :func:`screen` adds whose turn it is and who
+clash), the square's number, ``*`` a star square (``»`` the arrows) — and the players whose pegs stand there,
+numbered from 1 as their names are, apart from every label: in the empty place beside the square, else on a
+line under the row. The standard board (12 squares across) fits 80 columns; a board too wide for that, or
+without coordinates, is listed square by square instead. :func:`screen` adds whose turn it is and who
 asks, the players' prizes, the dice, the question as that seat may see it (the asker's card only for the asker),
 and the last verdict. :func:`run_terminal` is the loop ``mindtable play carrera-de-mente`` runs: people at
 ``human_seats`` choose from a numbered menu (answers are typed), bots play the other seats; ``q`` quits.
@@ -20,10 +21,13 @@ said from their codes and parameters.
 
 >>> import mindtable
 >>> match = mindtable.new_match("carrera-de-mente", players=2, seed=4, options={"board": "small"})
->>> print(render_board(match.view(0)).plain.splitlines()[0])
-- 0»12G 1   S 2*  Y 3   P 4*
+>>> top, pegs = render_board(match.view(0)).plain.splitlines()[:2]
+>>> print(top)
+- 0»  G 1   S 2*  Y 3   P 4*
+>>> pegs  # both pegs on the start square, under its number
+' 12'
 >>> print(render_board(match.view(0), "es").plain.splitlines()[0])
-- 0»12V 1   C 2*  A 3   R 4*
+- 0»  V 1   C 2*  A 3   R 4*
 """
 
 from __future__ import annotations
@@ -52,8 +56,10 @@ HERE = Path(__file__).resolve().parent
 #: Columns of one square on the drawn track, and the widest screen the drawing must fit.
 CELL, WIDTH = 6, 80
 PRIZE_ORDER = ("green", "skyblue", "yellow", "pink", "brown", "orange")
-#: Legal actions left out of the menu: the answer box's drafts (the answer is typed once, in full).
-MENU_SKIP = ("ask_type",)
+#: Legal actions left out of the menu: the answer box's drafts (the answer is typed once, in full), and the
+#: number's dice one by one (one item rolls the whole number, ``roll_whole_number``: the book's three rolls in
+#: one gesture; the one-die move stays legal for old records and the bots).
+MENU_SKIP = ("ask_type", "roll_number")
 #: The events a line is said for (``term.event.<type>``); the others the screen shows anyway.
 EVENT_LINES = (
     "rolled",
@@ -129,18 +135,56 @@ class Screen:
 
     # --- the track ---------------------------------------------------------------------------------------------
 
-    def _cell(self, view: Mapping[str, Any], index: int, start: str | None) -> Text:
+    def _label(self, view: Mapping[str, Any], index: int, start: str | None) -> Text:
+        """A square's label, four columns in its colour: ``G 4*`` (the letter, the number, the mark)."""
         board = view["board"]
         square = board["squares"][index]
         mark = "»" if square["id"] == start else "*" if square["star"] else " "
-        pegs = _pegs_at(view, index)
-        # the players on the square, numbered from 1 as their names are ("Player 1")
-        who = "".join(str(s + 1) for s in pegs) if len(pegs) <= 2 else f"{pegs[0] + 1}+"
         text = Text(f"{self.letter(square['colour'])}{index:>2}{mark}", style=_style(board, square["colour"]))
-        text.append(f"{who:<2}", style=_style(board, square["colour"]) + " bold")
         if view["phase"] != "over" and view["pegs"][view["turn"]] == index:
             text.stylize("underline")
         return text
+
+    def _pegs(self, view: Mapping[str, Any], index: int) -> str:
+        """The players whose pegs stand on the square, numbered from 1 as their names are ("Player 1"): ``12``,
+        ``1+`` for three or more, ``""`` for none."""
+        pegs = _pegs_at(view, index)
+        return "".join(str(s + 1) for s in pegs) if len(pegs) <= 2 else f"{pegs[0] + 1}+"
+
+    def _track(self, view: Mapping[str, Any], rows: list[list[int | None]], start: str | None) -> list[Text]:
+        """The grid of squares as lines, each square ``CELL`` columns (its label and two spaces). The pegs never
+        touch a label: they go in the empty place beside their square (the inside of a ring), else on a line of
+        their own under the row, below the square's number."""
+        lines: list[Text] = []
+        for row in rows:
+            beside: dict[int, Text] = {}  # an empty place -> the pegs of the square next to it
+            under: dict[int, str] = {}  # a square's place -> its pegs, on the line under the row
+            for col, index in enumerate(row):
+                who = self._pegs(view, index) if index is not None else ""
+                if not who or index is None:
+                    continue
+                if col + 1 < len(row) and row[col + 1] is None and col + 1 not in beside:
+                    beside[col + 1] = Text(f"{who:<{CELL}}", style="bold")  # after the label's two spaces
+                elif col > 0 and row[col - 1] is None and col - 1 not in beside:
+                    beside[col - 1] = Text(f"{who:>{CELL - 2}}  ", style="bold")  # two spaces before the label
+                else:
+                    under[col] = who
+            line = Text()
+            for col, index in enumerate(row):
+                if index is not None:
+                    line.append_text(self._label(view, index, start))
+                    line.append("  ")
+                else:
+                    line.append_text(beside.get(col, Text(" " * CELL)))
+            lines.append(line)
+            if under:
+                line = Text()
+                for col in range(len(row)):
+                    line.append(f" {under.get(col, ''):<{CELL - 1}}", style="bold")
+                lines.append(line)
+        for line in lines:
+            line.rstrip()
+        return lines
 
     def render_board(self, view: Mapping[str, Any]) -> Text:
         """The track with the pegs (seat numbers), as Rich text no wider than 80 columns."""
@@ -150,15 +194,11 @@ class Screen:
         grid = _grid(board)
         if grid is not None:
             xs, ys, places = grid
-            rows: list[list[Text | None]] = [[None] * len(xs) for _ in ys]
+            rows: list[list[int | None]] = [[None] * len(xs) for _ in ys]
             for index, square in enumerate(board["squares"]):
                 x, y = places[square["id"]]
-                rows[ys.index(y)][xs.index(x)] = self._cell(view, index, start)
-            for row in rows:
-                line = Text()
-                for cell in row:
-                    line.append_text(cell if cell is not None else Text(" " * CELL))
-                line.rstrip()
+                rows[ys.index(y)][xs.index(x)] = index
+            for line in self._track(view, rows, start):
                 out.append_text(line)
                 out.append("\n")
         else:
@@ -167,7 +207,8 @@ class Screen:
             for first in range(0, len(board["squares"]), per_line):
                 line = Text()
                 for index in range(first, min(first + per_line, len(board["squares"]))):
-                    line.append_text(self._cell(view, index, start))
+                    line.append_text(self._label(view, index, start))
+                    line.append(f" {self._pegs(view, index):<2}", style="bold")
                     line.append(f" {self.colour(board['squares'][index]['colour'])[:11]:<12}")
                 line.rstrip()
                 out.append_text(line)
@@ -364,8 +405,13 @@ class Screen:
             return say("term.action.steal", colour=self.colour(entry["colour"]), victim=victim)
         if kind == "no_steal":
             return say("term.action.no_steal", victim=self.seat(view["steal_from"][0]))
-        if kind == "roll_number":
-            return say("term.action.roll_number", n=len((view.get("context") or {}).get("digits") or []) + 1)
+        if kind in ("roll_number", "roll_whole_number"):
+            rolled = len((view.get("context") or {}).get("digits") or [])
+            if kind == "roll_number":
+                return say("term.action.roll_number", n=rolled + 1)
+            from .rules import NUMBER_DICE
+
+            return say("term.action.roll_whole_number", n=NUMBER_DICE - rolled)
         if kind == "ask_answer":
             shown = (view.get("ask") or {}).get("options_shown")
             return say("term.action.ask_answer_letter" if shown else "term.action.ask_answer")

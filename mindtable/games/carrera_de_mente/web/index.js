@@ -1,7 +1,8 @@
 // Carrera de Mente: the board (js/board.js) with pegs and prize tokens, the dice (the move and the three
-// number rolls), whose turn and who asks, the question through the shared quiz components (js/quiz.js: the
-// answering side's box and options button, the asker's card with confirm/overrule), the grey square's booklet
-// choice, lap prizes and steals, and a summary at the end. Implements the game-module interface of docs/web.md.
+// number rolls: one button rolls the whole number, its dice shown one after the other), whose turn and who
+// asks, the question through the shared quiz components (js/quiz.js: the answering side's box and options
+// button, the asker's card with confirm/overrule), the grey square's booklet choice, lap prizes and steals, and
+// a summary at the end. Implements the game-module interface of docs/web.md.
 
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
@@ -9,6 +10,8 @@ import { nameList } from "../../js/games.js";
 import { givenText, mountHistory, mountQuiz } from "../../js/quiz.js";
 
 const COLOURS = ["green", "skyblue", "yellow", "pink", "brown", "orange"];
+// The number's dice rolled in one action appear one after the other, this far apart (ms).
+const REVEAL_MS = 350;
 const FILL = { green: "#2f9e44", skyblue: "#56b4e9", yellow: "#f2c94c", pink: "#f06595", brown: "#8d5a3b", orange: "#f08c00", grey: "#9aa0a6" };
 
 // A prize token: an image named by its colour; beside its colour's name (buttons) it is only decoration.
@@ -43,6 +46,9 @@ export function mount(root, ctx) {
   // players and the board sit beside them on a wide screen, below them on a phone, with the history last.
   fill(root, h("div", { class: "mt-table-act" }, status, dice, actions, quizBox, lastBox), h("div", { class: "mt-table-side" }, players, boardBox), h("div", { class: "mt-table-more" }, historyBox));
   let lastView = null;
+  // The dice of a number rolled in one action ({digits, shown}): drawn one after the other, from its events.
+  let reveal = null;
+  let revealTimer = null;
 
   const send = (action) => ctx.send(action).catch(() => {});
   const topicName = (view, topic) => (t.has && t.has(`cm.topic.${topic}`) ? t(`cm.topic.${topic}`) : (view.titles && view.titles[topic]) || topic);
@@ -105,19 +111,13 @@ export function mount(root, ctx) {
     const legend = h("ul", { class: "cm-legend" }, COLOURS.map((c) => h("li", {}, token(c, t), " ", topicName(view, (drawing.colours?.[c] || {}).topic || c))),
       h("li", {}, h("span", { class: "cm-token", style: `background:${FILL.grey}`, "aria-hidden": "true" }), " ", t("cm.free_topic")));
     fill(boardBox, svg, legend);
-    // Dice: the move die and the three number dice of the current question.
-    const context = view.context || {};
-    const digits = context.digits || [];
-    fill(dice,
-      h("div", { class: "cm-die-row" }, h("span", {}, t("cm.move_die")), die(view.move_die, t("cm.move_die"))),
-      h("div", { class: "cm-die-row", "data-testid": "cm-number" }, h("span", {}, t("cm.number_dice")), [0, 1, 2].map((i) => die(digits[i], t("cm.number_dice")))),
-      context.topic ? h("p", { "data-testid": "cm-topic" }, t("cm.topic", { topic: topicName(view, context.topic) }), context.number ? ` · ${t("cm.number", { number: context.number })}` : "") : null,
-      context.star ? h("p", { class: "cm-note" }, t("cm.on_star", { colour: t(`cm.colour.${context.star}`) })) : null,
-      (context.occupants || []).length ? h("p", { class: "cm-note" }, t("cm.on_occupied", { names: context.occupants.map((s) => ctx.seatName(s)).join(", ") })) : null);
-    // Actions this seat may take now.
+    drawDice(view);
+    const digits = (view.context || {}).digits || [];
+    // Actions this seat may take now. The question number is rolled in one action (the book's three rolls in
+    // one gesture); the one-die move stays for old records and bots, and the page does not offer it.
     const buttons = [];
     if (can("roll").length) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "cm-roll", onclick: () => send({ type: "roll" }) }, t("cm.roll")));
-    if (can("roll_number").length) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "cm-roll-number", onclick: () => send({ type: "roll_number" }) }, t("cm.roll_number", { n: digits.length + 1 })));
+    if (can("roll_whole_number").length) buttons.push(h("button", { type: "button", class: "btn-primary", "data-testid": "cm-roll-number", onclick: () => send({ type: "roll_whole_number" }) }, t("cm.roll_whole_number", { n: 3 - digits.length })));
     const topics = can("topic");
     if (topics.length) {
       buttons.push(h("p", {}, t("cm.choose_topic")));
@@ -154,6 +154,41 @@ export function mount(root, ctx) {
     fill(lastBox, last);
   }
 
+  // Dice: the move die and the three number dice of the current question (those of a number rolled in one
+  // action still being revealed are drawn empty, and the number is said once they are all shown).
+  function drawDice(view) {
+    const context = view.context || {};
+    const digits = context.digits || [];
+    const revealing = reveal && reveal.digits.length === digits.length && reveal.digits.every((d, i) => d === digits[i]);
+    const shown = revealing ? digits.slice(0, reveal.shown) : digits;
+    fill(dice,
+      h("div", { class: "cm-die-row" }, h("span", {}, t("cm.move_die")), die(view.move_die, t("cm.move_die"))),
+      h("div", { class: "cm-die-row", "data-testid": "cm-number" }, h("span", {}, t("cm.number_dice")), [0, 1, 2].map((i) => die(shown[i], t("cm.number_dice")))),
+      context.topic ? h("p", { "data-testid": "cm-topic" }, t("cm.topic", { topic: topicName(view, context.topic) }), context.number && !revealing ? ` · ${t("cm.number", { number: context.number })}` : "") : null,
+      context.star ? h("p", { class: "cm-note" }, t("cm.on_star", { colour: t(`cm.colour.${context.star}`) })) : null,
+      (context.occupants || []).length ? h("p", { class: "cm-note" }, t("cm.on_occupied", { names: context.occupants.map((s) => ctx.seatName(s)).join(", ") })) : null);
+  }
+
+  // Several number dice in one events message (one roll_whole_number): the first new die at once, then one
+  // more every REVEAL_MS. History re-sent on resuming is drawn as it is.
+  function events(list, info) {
+    const rolls = (list || []).filter((e) => e.type === "number_die");
+    if (rolls.length < 2 || info?.replayed) return;
+    const digits = rolls[rolls.length - 1].digits || [];
+    clearInterval(revealTimer);
+    reveal = { digits, shown: digits.length - rolls.length + 1 };
+    revealTimer = setInterval(() => {
+      reveal.shown += 1;
+      if (reveal.shown >= reveal.digits.length) {
+        clearInterval(revealTimer);
+        revealTimer = null;
+        reveal = null;
+      }
+      if (lastView) drawDice(lastView);
+    }, REVEAL_MS);
+    if (lastView) drawDice(lastView);
+  }
+
   // Who won, from the game's result (a turn limit may end in a tie), else from the view.
   function winnerLine(view, result) {
     const winners = result?.winners || (view.winner != null ? [view.winner] : []);
@@ -176,10 +211,12 @@ export function mount(root, ctx) {
 
   return {
     update,
+    events,
     summary(result, info) {
       return summaryOf((info && info.view) || lastView, result);
     },
     destroy() {
+      clearInterval(revealTimer);
       quiz.destroy();
     },
   };
