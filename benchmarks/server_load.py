@@ -120,6 +120,8 @@ class Bench:
         self.steps: dict[tuple[str, int], tuple[float, int]] = {}
         self.received: list[tuple[str, int, int, float]] = []
         self.round_trips: list[float] = []
+        #: game -> [state frames received while measuring, their bytes]
+        self.state_bytes: dict[str, list[int]] = {}
         self.errors: Counter[str] = Counter()
         self.rejections: Counter[str] = Counter()
         self.actions = 0
@@ -211,6 +213,10 @@ class Seat:
                         if bench.measuring:
                             bench.received.append((self.code, frame["step"], self.seat, now))
                     elif kind == "state":
+                        if bench.measuring:
+                            counted = bench.state_bytes.setdefault(self.game.id, [0, 0])
+                            counted[0] += 1
+                            counted[1] += len(text)
                         # a steady part the stream sent last time (a board, a history) comes as "same"
                         fill_same(frame, self.latest["view"] if self.latest is not None else None)
                         self.latest = frame
@@ -390,6 +396,7 @@ async def run(args: argparse.Namespace, base: str, pids: list[int]) -> dict[str,
                 for game, v in states.items()
             },
         },
+        "state_frame_bytes_mean": {game: round(b / max(n, 1)) for game, (n, b) in sorted(bench.state_bytes.items())},
         "memory_mb_per_10s": [round(v, 1) for v in bench.memory_samples],
         "memory_kb_per_player": round(memory.get("VmRSS", 0) / max(len(seats), 1), 1),
         "games_finished": bench.games_over,
