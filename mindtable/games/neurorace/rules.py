@@ -544,6 +544,7 @@ class NeuroRace(Game):
     min_players = 1
     max_players = MAX_PLAYERS
     realtime = True
+    steady_view = ("last_stop", "hidden")
     cooperative = False
     progress_label = "rounds played"
     option_schema = (
