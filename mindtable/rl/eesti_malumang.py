@@ -133,18 +133,13 @@ class EestiEnv(QuizEnv):
             out += (1.0 if complete[s] else 0.0, min(_count(kept[s]), 30) / 30)
         return out
 
-    def _squares(self, board: Mapping[str, Any]) -> tuple[dict[Any, int], Any]:
+    def _squares(self, board: Mapping[str, Any]) -> tuple[dict[Any, int], frozenset[Any]]:
         """The board's square ids -> their index, and its Estonia spaces (kept while the view shows the same
         board object: a match's board never changes)."""
         cached = getattr(self, "_squares_of", None)
         if cached is None or cached[0] is not board:
             where = {s["id"]: i for i, s in enumerate(board["squares"])}
-            estonia = board["estonia"]
-            try:
-                estonia = frozenset(estonia)
-            except TypeError:
-                pass
-            cached = self._squares_of = (board, where, estonia)
+            cached = self._squares_of = (board, where, frozenset(board["estonia"]))
         return cached[1], cached[2]
 
 
