@@ -513,4 +513,34 @@ def deciding_seat(match: Match, table_bots: Mapping[int, Bot]) -> int:
 
 def wrap(env: QuizEnv) -> Any:
     """PettingZoo's order-enforcing wrapper (the environment checks actions itself, with clear errors)."""
-    return wrappers.OrderEnforcingWrapper(env)
+    return OrderEnforcing(env)
+
+
+def _forwarded(name: str) -> property:
+    """The wrapped environment's attribute ``name``, read without the wrapper's ``__getattr__`` (which Python calls
+    only after a failed lookup: the slow way, taken several times a step by ``last()`` and every agent loop)."""
+
+    def get(self: Any) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")  # the wrapper's own refusal
+        return getattr(self.env, name)
+
+    def put(self: Any, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, put, doc=f"The environment's ``{name}``.")
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper``, with the attributes read at every step forwarded directly."""
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def __str__(self) -> str:
+        return str(self.env)
