@@ -531,7 +531,7 @@ def _forwarded(name: str) -> property:
     return property(get, put, doc=f"The environment's ``{name}``.")
 
 
-class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper``, with the attributes read at every step forwarded directly."""
 
     agent_selection = _forwarded("agent_selection")
