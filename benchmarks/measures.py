@@ -242,21 +242,7 @@ def openspiel(scale: float) -> dict[str, Any]:
     counts = [0]
 
     def run(games: int) -> int:
-        chooser = random.Random(1)
-        actions = players = 0
-        for _ in range(games):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    action = outcomes[chooser.randrange(len(outcomes))][0]
-                else:
-                    legal = state.legal_actions()
-                    action = legal[chooser.randrange(len(legal))]
-                    players += 1
-                state.apply_action(action)
-                actions += 1
-        counts[0] = players
+        actions, counts[0] = kuhn_games(game, games)
         return actions
 
     games = max(1, round(12000 * scale))
@@ -270,6 +256,26 @@ def openspiel(scale: float) -> dict[str, Any]:
         "player_actions_per_s": counts[0] / cpu,
         "version": _version("open_spiel"),
     }
+
+
+def kuhn_games(game: Any, games: int) -> tuple[int, int]:
+    """``games`` games of ``game`` (OpenSpiel's ``python_kuhn_poker``) from the initial state, random legal actions
+    and chance outcomes, every ``apply_action`` counted: (actions, of them players' actions)."""
+    chooser = random.Random(1)
+    actions = players = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[chooser.randrange(len(outcomes))][0]
+            else:
+                legal = state.legal_actions()
+                action = legal[chooser.randrange(len(legal))]
+                players += 1
+            state.apply_action(action)
+            actions += 1
+    return actions, players
 
 
 def _version(package: str) -> str | None:

@@ -38,7 +38,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions, InvalidSnapshot
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.game import Game
 from mindtable.core.moves import json_safe
-from mindtable.core.options import option_files, validate_options
+from mindtable.core.options import option_files, option_files_given, validate_options
 from mindtable.core.registry import get_game
 from mindtable.core.rng import Rng
 
@@ -497,8 +497,11 @@ def new_match(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidOptions(f"seed must be an integer, got {seed!r}", option="seed")
     rng = Rng(seed) if algorithm is None else Rng(seed, algorithm=algorithm)
-    with option_files(files):
+    if files is None and not option_files_given():  # file options are paths already: nothing to put in force
         state = game.initial_state(players, resolved, rng)
+    else:
+        with option_files(files):
+            state = game.initial_state(players, resolved, rng)
     return Match(game, players, resolved, seed, state, rng)
 
 

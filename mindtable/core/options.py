@@ -152,6 +152,11 @@ def option_files(files: Mapping[str, str | os.PathLike[str]] | None) -> Iterator
         _FILES.reset(token)
 
 
+def option_files_given() -> bool:
+    """Whether an :func:`option_files` with files (not ``None``) is in force here."""
+    return _FILES.get() is not None
+
+
 def option_path(option: str, value: str) -> str:
     """The path a file option's ``value`` names, for a game's ``initial_state`` to read: the value itself (the
     Python API, the terminal), or, inside ``new_match(files=...)``, the path given for that name — a value not

@@ -73,24 +73,56 @@ QUIZ_FEATURES = (
 
 def quiz_features(view: Mapping[str, Any]) -> list[float]:
     """The ask step as the seat sees it: whether it answers or chooses now, the options, the question's kind."""
-    ask = view.get("ask") or {}
+    ask = view.get("ask")
+    if not ask:
+        return list(_NO_ASK)
     answering = ask.get("role") == "answerer"
+    phase = ask.get("phase")
     question = ask.get("question") or {}
     options = question.get("options") or ()
-    kind = question.get("kind")
-    return [
-        float(answering and ask.get("phase") == "answer"),
-        float(answering and ask.get("phase") == "choose"),
-        float(bool(ask.get("options_available"))),
-        float(bool(ask.get("options_shown"))),
+    out = [
+        1.0 if answering and phase == "answer" else 0.0,
+        1.0 if answering and phase == "choose" else 0.0,
+        1.0 if ask.get("options_available") else 0.0,
+        1.0 if ask.get("options_shown") else 0.0,
         min(len(options), 4) / 4,
-        *(float(kind == k) for k in KINDS),
-        min(int(question.get("count") or 0), 10) / 10,
     ]
+    out += one_hot(question.get("kind"), KINDS)
+    out.append(min(int(question.get("count") or 0), 10) / 10)
+    return out
+
+
+#: quiz_features of a view with no ask step.
+_NO_ASK = (0.0,) * (5 + len(KINDS) + 1)
+#: one_hot's vectors, by the tuple of values: value -> its one-hot (built once per tuple).
+_HOTS: dict[tuple[Any, ...], tuple[dict[Any, list[float]], list[float]]] = {}
 
 
 def one_hot(value: Any, values: Sequence[Any]) -> list[float]:
-    return [float(value == v) for v in values]
+    """``[float(value == v) for v in values]`` (a new list), from a table built once per tuple of values."""
+    if type(values) is not tuple:
+        return [float(value == v) for v in values]
+    try:
+        table, zeros = _HOTS[values]
+    except KeyError:
+        table = {}
+        for v in values:
+            table.setdefault(v, [float(v == w) for w in values])
+        zeros = [0.0] * len(values)
+        _HOTS[values] = table, zeros
+    except TypeError:  # values that cannot be keys
+        return [float(value == v) for v in values]
+    try:
+        hot = table.get(value)
+    except TypeError:  # a value that cannot be a key
+        return [float(value == v) for v in values]
+    if hot is None:
+        return [float(value == v) for v in values] if type(value) not in _PLAIN else zeros[:]
+    return hot[:]
+
+
+#: Types whose equality is a key's: a value of them missing from a one-hot's table equals none of its values.
+_PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
 class QuizEnv(AECEnv):
@@ -228,24 +260,29 @@ class QuizEnv(AECEnv):
         self._cycles = 0
         self._version = 0  # counts the actions applied by step(): observations are kept for one version
         self._observed: dict[str, tuple[Any, dict[str, np.ndarray]]] = {}
-        self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
+        self._seen: tuple[Any, dict[str, Any]] | None = None  # (key, view) of the latest observation computed
+        scored = self.reward == "score"  # scores are read only for score rewards (one view per seat)
+        if scored:
+            self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
         self._advance()
         self.agent_selection = self._next_agent()
         if self.match.is_over:  # the bots' seats played the whole game before an agent was asked anything
-            if self.reward == "score":
+            if scored:
                 for a, seat in self.seat_of.items():
                     self.rewards[a] = self.score(self.match.view(seat), seat) - self._scores[a]
             self._finish()
             self._accumulate_rewards()
-        self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
+        if scored:
+            self._scores = {a: self.score(self.match.view(s), s) for a, s in self.seat_of.items()}
 
     def _advance(self) -> None:
-        play_table(self.match, self._table_bots)
+        # The seat an agent decides for and its legal actions, listed once a step (mask, check and "know" read it).
+        self._turn = table_turn(self.match, self._table_bots)
 
     def _next_agent(self) -> str:
-        if self.match.is_over:
+        if self._turn is None:
             return self.agents[0]
-        return f"player_{deciding_seat(self.match, self._table_bots)}"
+        return f"player_{self._turn[0]}"
 
     def mask(self, agent: str) -> np.ndarray:
         """The action mask of ``agent`` now: 1 for each choice that is legal (all 0 when it is not to act)."""
@@ -254,16 +291,24 @@ class QuizEnv(AECEnv):
     def _mask(self, agent: str, view: Mapping[str, Any]) -> np.ndarray:
         if self.match.is_over or agent != getattr(self, "agent_selection", None):
             return np.zeros(len(self.choices), np.int8)
-        return self.mask_of(self.match, self.seat_of[agent], view)
+        return self._mask_from(self._legal(self.seat_of[agent]), view)
+
+    def _legal(self, seat: int) -> list[dict[str, Any]]:
+        """``match.legal_actions(seat)``, the listing of this step when ``seat`` is the one deciding."""
+        turn = self._turn
+        return turn[1] if turn is not None and turn[0] == seat else self.match.legal_actions(seat)
 
     def mask_of(self, match: Match, seat: int, view: Mapping[str, Any] | None = None) -> np.ndarray:
         """The choices legal for ``seat`` in ``match`` now, from ``match.legal_actions(seat)`` and its view."""
-        mask = np.zeros(len(self.choices), np.int8)
         if match.is_over:
-            return mask
-        ask = (match.view(seat) if view is None else view).get("ask") or {}
+            return np.zeros(len(self.choices), np.int8)
+        return self._mask_from(match.legal_actions(seat), match.view(seat) if view is None else view)
+
+    def _mask_from(self, legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> np.ndarray:
+        mask = np.zeros(len(self.choices), np.int8)
+        ask = view.get("ask") or {}
         question = ask.get("question") or {}
-        for entry in match.legal_actions(seat):
+        for entry in legal:
             kind = entry["type"]
             if kind == "ask_answer":
                 mask[0] = 1
@@ -283,24 +328,41 @@ class QuizEnv(AECEnv):
     def vector_of(self, match: Match, seat: int, view: Mapping[str, Any] | None = None) -> np.ndarray:
         """The ``observation`` vector of ``seat`` (named by QUIZ_FEATURES + feature_names), from its view."""
         view = match.view(seat) if view is None else view
-        return np.clip(np.asarray([*quiz_features(view), *self.features(view, seat)], np.float32), 0.0, 1.0)
+        values = quiz_features(view)
+        values += self.features(view, seat)
+        vector = np.empty(len(values), np.float32)
+        vector[:] = values
+        # Clipped to the space's [0, 1] (a float32 of a value in [0, 1] stays in it: most vectors need nothing).
+        if not 0.0 <= min(values) <= max(values) <= 1.0:
+            np.clip(vector, 0.0, 1.0, out=vector)
+        return vector
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        # Kept until the next action (last() and step() both need it): one view per agent per step.
+        obs = self._observation(agent)
+        return {"observation": obs["observation"].copy(), "action_mask": obs["action_mask"].copy()}
+
+    def _observation(self, agent: str) -> dict[str, np.ndarray]:
+        """The observation of ``agent``, kept until the next action (last() and step() both need it): one view per
+        agent per step. Callers copy it before handing it out."""
         key = (self._version, self.agent_selection)
         cached = self._observed.get(agent)
         if cached is not None and cached[0] == key:
-            return {name: value.copy() for name, value in cached[1].items()}
+            return cached[1]
         seat = self.seat_of[agent]
         view = self.match.view(seat)
         obs = {"observation": self.vector_of(self.match, seat, view), "action_mask": self._mask(agent, view)}
         self._observed[agent] = (key, obs)
-        return {name: value.copy() for name, value in obs.items()}
+        if agent == self.agent_selection:
+            self._seen = (key, view)
+        return obs
 
     def _action_dict(self, agent: str, action: int) -> dict[str, Any]:
         seat = self.seat_of[agent]
         if action == 0:
-            return {"type": "ask_answer", "seat": seat, "text": known_answer(self._minds[seat], self.match, seat)}
+            seen = self._seen
+            view = seen[1] if seen is not None and seen[0] == (self._version, agent) else None
+            text = known_answer(self._minds[seat], self.match, seat, self._legal(seat), view)
+            return {"type": "ask_answer", "seat": seat, "text": text}
         return self.action_of(seat, action)
 
     def action_of(self, seat: int, action: int) -> dict[str, Any]:
@@ -325,7 +387,7 @@ class QuizEnv(AECEnv):
                 raise ValueError(f"{agent} is done (terminated or truncated): step it with None, not {action!r}")
             self._was_dead_step(action)
             return
-        mask = self.mask(agent)
+        mask = self._observation(agent)["action_mask"]
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"{agent}: an action is an integer 0..{len(self.choices) - 1}, not {action!r}")
         action = int(action)
@@ -377,19 +439,36 @@ class QuizEnv(AECEnv):
         pass
 
 
-def known_answer(mind: Bot, match: Match, seat: int) -> str:
-    """What ``mind`` (a knowing bot) types for the question put to ``seat``, seeing only the seat's view."""
-    legal = [a for a in match.legal_actions(seat) if a["type"] == "ask_answer"]
-    decision = mind.decide(Observation(seat, match.view(seat), legal, match.clock))
+def known_answer(
+    mind: Bot,
+    match: Match,
+    seat: int,
+    legal: Sequence[Mapping[str, Any]] | None = None,
+    view: dict[str, Any] | None = None,
+) -> str:
+    """What ``mind`` (a knowing bot) types for the question put to ``seat``, seeing only the seat's view.
+
+    ``legal`` and ``view`` are the seat's legal actions and view now, when the caller has them already."""
+    listed = match.legal_actions(seat) if legal is None else legal
+    answers = [dict(a) for a in listed if a["type"] == "ask_answer"]
+    decision = mind.decide(Observation(seat, match.view(seat) if view is None else view, answers, match.clock))
     return "?" if decision is None else str(decision.action.get("text", "?"))
 
 
 def play_table(match: Match, table_bots: Mapping[int, Bot]) -> None:
     """Play what no agent decides (deadlines, the reader's and voters' duties, bot seats) until an agent is to
     act or the match is over."""
+    table_turn(match, table_bots)
+
+
+def table_turn(match: Match, table_bots: Mapping[int, Bot]) -> tuple[int, list[dict[str, Any]]] | None:
+    """:func:`play_table`, then the seat an agent decides for and its legal actions (``None``: the match is over).
+
+    The seat is :func:`deciding_seat`'s: play stops at the first seat to act that is no bot's and has more than
+    table duties to do, and every seat listed before it had nothing to do."""
     for _ in range(100_000):
         if match.is_over:
-            return
+            return None
         seats = match.to_act()
         if not seats:
             deadline = match.next_deadline()
@@ -416,7 +495,7 @@ def play_table(match: Match, table_bots: Mapping[int, Bot]) -> None:
                 match.apply({"type": "ask_vote", "seat": seat, "verdict": verdict})
                 break
             elif types - _TABLE_DUTIES:
-                return  # an agent decides
+                return seat, legal  # an agent decides
         else:
             raise RuntimeError(f"{match.game.id}: seats {seats} are to act but none of them can")
     raise RuntimeError(f"{match.game.id}: the table played 100000 steps without an agent")
@@ -434,4 +513,34 @@ def deciding_seat(match: Match, table_bots: Mapping[int, Bot]) -> int:
 
 def wrap(env: QuizEnv) -> Any:
     """PettingZoo's order-enforcing wrapper (the environment checks actions itself, with clear errors)."""
-    return wrappers.OrderEnforcingWrapper(env)
+    return OrderEnforcing(env)
+
+
+def _forwarded(name: str) -> property:
+    """The wrapped environment's attribute ``name``, read without the wrapper's ``__getattr__`` (which Python calls
+    only after a failed lookup: the slow way, taken several times a step by ``last()`` and every agent loop)."""
+
+    def get(self: Any) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")  # the wrapper's own refusal
+        return getattr(self.env, name)
+
+    def put(self: Any, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, put, doc=f"The environment's ``{name}``.")
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``, with the attributes read at every step forwarded directly."""
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def __str__(self) -> str:
+        return str(self.env)

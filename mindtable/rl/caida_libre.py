@@ -81,23 +81,28 @@ class CaidaEnv(QuizEnv):
         players = len(iq)
         card = view.get("card") or {}
         weapon = view.get("weapon") or {}
-        ask = view.get("ask") or {}
-        headings = ((ask.get("headings") or {}).get("headings") or []) if card.get("type") == "double" else []
-        penalties = [int(h.get("penalty", 0)) / 100 for h in headings[:2]] + [0.0] * (2 - len(headings[:2]))
-        out = [
-            *one_hot(view["phase"], PHASES),
-            *one_hot(card.get("type"), CARD_TYPES),
-            min(card.get("wrong", 0), 2) / 2,
-            *penalties,
-            *one_hot(weapon.get("kind"), WEAPONS),
-            float(weapon.get("seat") == seat),
-            float(view["asker"] == seat),
-            float(view["answerer"] == seat),
-        ]
+        kind = card.get("type")
+        if kind == "double":
+            ask = view.get("ask") or {}
+            headings = (ask.get("headings") or {}).get("headings") or []
+            penalties = [int(h.get("penalty", 0)) / 100 for h in headings[:2]] + [0.0] * (2 - len(headings[:2]))
+        else:
+            penalties = [0.0, 0.0]
+        out = one_hot(view["phase"], PHASES)
+        out += one_hot(kind, CARD_TYPES)
+        out.append(min(card.get("wrong", 0), 2) / 2)
+        out += penalties
+        out += one_hot(weapon.get("kind"), WEAPONS)
+        out += (
+            1.0 if weapon.get("seat") == seat else 0.0,
+            1.0 if view["asker"] == seat else 0.0,
+            1.0 if view["answerer"] == seat else 0.0,
+        )
         top = max(view["top"], 1)
+        fallen = view["fallen"]
         for rel in range(players):
             s = (seat + rel) % players
-            out += [iq[s] / top, float(s in view["fallen"])]
+            out += (iq[s] / top, 1.0 if s in fallen else 0.0)
         return out
 
 

@@ -84,28 +84,29 @@ class CarreraEnv(QuizEnv):
         return float(len(view["prizes"][seat]))
 
     def features(self, view: Mapping[str, Any], seat: int) -> list[float]:
-        players = len(view["pegs"])
+        pegs = view["pegs"]
+        players = len(pegs)
         context = view.get("context") or {}
         last = max(len(view["board"]["squares"]) - 1, 1)
         supply = view["tokens"]["supply"]
-        out = [
-            *one_hot(view["phase"], PHASES),
-            *one_hot(context.get("topic"), TOPICS),
-            float(context.get("colour") == "grey"),
-            float(bool(context.get("star"))),
-            float(view["turn"] == seat),
-            float(view["asker"] == seat),
-            float(view["laps_pending"] > 0),
-            *(supply.get(c, 0) / 6 for c in PRIZE_COLOURS),
-        ]
+        held = view["tokens"]["held"]
+        prizes = view["prizes"]
+        out = one_hot(view["phase"], PHASES)
+        out += one_hot(context.get("topic"), TOPICS)
+        out += (
+            1.0 if context.get("colour") == "grey" else 0.0,
+            1.0 if context.get("star") else 0.0,
+            1.0 if view["turn"] == seat else 0.0,
+            1.0 if view["asker"] == seat else 0.0,
+            1.0 if view["laps_pending"] > 0 else 0.0,
+        )
+        out += [supply.get(c, 0) / 6 for c in PRIZE_COLOURS]
         for rel in range(players):
             s = (seat + rel) % players
-            held = view["tokens"]["held"][s]
-            out += [
-                view["pegs"][s] / last,
-                *(float(c in view["prizes"][s]) for c in PRIZE_COLOURS),
-                min(sum(held.values()), 6) / 6,
-            ]
+            won = prizes[s]
+            out.append(pegs[s] / last)
+            out += [1.0 if c in won else 0.0 for c in PRIZE_COLOURS]
+            out.append(min(sum(held[s].values()), 6) / 6)
         return out
 
 

@@ -103,33 +103,47 @@ class EestiEnv(QuizEnv):
         return float(sum(view["held"][seat].values()))
 
     def features(self, view: Mapping[str, Any], seat: int) -> list[float]:
-        players = len(view["held"])
+        held_by = view["held"]
+        players = len(held_by)
         pawns = view["pawns"] or [None] * players  # no pieces in variant 2 (cards only)
-        board = view["board"] or {"squares": [], "estonia": []}
-        where = {s["id"]: i for i, s in enumerate(board["squares"])}
+        board = view["board"] or _NO_BOARD
+        where, estonia = self._squares(board)
         asking = view.get("asking") or {}
         supply = view.get("supply") or {}
-        out = [
-            *one_hot(view["phase"], PHASES),
-            *one_hot(view["variant"], VARIANTS),
-            float(view["turn"] == seat),
-            float(view["asker"] == seat),
+        complete, kept = view["complete"], view["kept"]
+        out = one_hot(view["phase"], PHASES)
+        out += one_hot(view["variant"], VARIANTS)
+        out += (
+            1.0 if view["turn"] == seat else 0.0,
+            1.0 if view["asker"] == seat else 0.0,
             (view.get("die") or 0) / 6,
-            *one_hot(asking.get("category"), CATEGORIES),
-            *(min(supply.get(c, 0), 6) / 6 for c in CATEGORIES),
-        ]
+        )
+        out += one_hot(asking.get("category"), CATEGORIES)
+        out += [min(supply.get(c, 0), 6) / 6 for c in CATEGORIES]
+        count = max(len(where), 1)
         for rel in range(players):
             s = (seat + rel) % players
             square = pawns[s]
-            held = view["held"][s]
-            out += [
-                where.get(square, 0) / max(len(where), 1) if square else 0.0,
-                float(square in board["estonia"]),
-                *(float(bool(held.get(c))) for c in CATEGORIES),
-                float(bool(view["complete"][s])),
-                min(_count(view["kept"][s]), 30) / 30,
-            ]
+            held = held_by[s]
+            out += (
+                where.get(square, 0) / count if square else 0.0,
+                1.0 if square in estonia else 0.0,
+            )
+            out += [1.0 if held.get(c) else 0.0 for c in CATEGORIES]
+            out += (1.0 if complete[s] else 0.0, min(_count(kept[s]), 30) / 30)
         return out
+
+    def _squares(self, board: Mapping[str, Any]) -> tuple[dict[Any, int], frozenset[Any]]:
+        """The board's square ids -> their index, and its Estonia spaces (kept while the view shows the same
+        board object: a match's board never changes)."""
+        cached = getattr(self, "_squares_of", None)
+        if cached is None or cached[0] is not board:
+            where = {s["id"]: i for i, s in enumerate(board["squares"])}
+            cached = self._squares_of = (board, where, frozenset(board["estonia"]))
+        return cached[1], cached[2]
+
+
+_NO_BOARD: Mapping[str, Any] = {"squares": [], "estonia": []}
 
 
 def _count(kept: Any) -> int:

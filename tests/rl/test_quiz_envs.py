@@ -63,6 +63,47 @@ def test_quiz_env_same_seed_same_actions_same_episode(name):
     assert a[-1][4] is None  # played to the end
 
 
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_observation_kept_for_a_step_is_the_one_the_view_and_legal_actions_give_now(name):
+    """observe() keeps each step's observation, and the step lists the legal actions once for the mask, the check
+    and "know": at every step of an episode that is what the seat's view and match.legal_actions give afresh."""
+    module, options = ENVS[name]
+    env = module.raw_env(players=3, options=options)
+    env.reset(seed=5)
+    chooser = np.random.default_rng(3)
+    steps = 0
+    while env.agents and steps < 300:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        for other in env.agents:
+            obs = env.observe(other)
+            seat = env.seat_of[other]
+            assert np.array_equal(obs["observation"], env.vector_of(env.match, seat))
+            fresh = env.mask_of(env.match, seat) if other == agent else np.zeros(len(env.choices), np.int8)
+            assert np.array_equal(obs["action_mask"], fresh)
+            obs["observation"][:] = 2.0  # a copy: the kept observation does not change
+            obs["action_mask"][:] = 0
+        mask = env.observe(agent)["action_mask"]
+        assert mask.any()
+        know = mask[0] and chooser.random() < 0.7
+        env.step(0 if know else int(chooser.choice(np.flatnonzero(mask))))
+        steps += 1
+    assert steps > 20
+
+
+def test_one_hot_is_equality_with_each_value():
+    from mindtable.rl._quiz import one_hot
+
+    values = ("a", 1, None, 2.5, "a")
+    for value in ("a", "b", 1, 1.0, True, 0, None, 2.5, float("nan"), [1], (1,), np.int64(1)):
+        hot = one_hot(value, values)
+        assert hot == [float(value == v) for v in values], value
+        hot[:] = [9.0] * len(hot)  # a new list each time
+    assert one_hot("b", ["a", "b"]) == [0.0, 1.0]
+
+
 @pytest.mark.parametrize(("name", "variant"), [("eesti", "outer_track"), ("eesti", "cards_only"), ("caida", None)])
 def test_quiz_env_variants_pass_api_test(name, variant):
     module, options = ENVS[name]
