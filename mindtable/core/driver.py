@@ -104,8 +104,11 @@ def play_out(
     clock = match.clock if now is None else now
     seats = sorted(bots)
     # In a turn-by-turn game, bots that do nothing out of turn are only asked on their turn: the same game,
-    # without building the views and listings of every other seat at every step.
+    # without building the views and listings of every other seat at every step. A bot whose answer out of
+    # turn changes something in itself (a timed bot forgets the situation it was timing) says so with
+    # ``rest()``, which the driver calls instead of asking it.
     idle = {s for s in seats if getattr(bots[s], "idle_out_of_turn", False)} if match.game.acts_in_turn else set()
+    rests = {s: rest for s in idle if (rest := getattr(bots[s], "rest", None)) is not None}
     for _ in range(max_actions):
         if match.is_over:
             break
@@ -113,6 +116,10 @@ def play_out(
         if idle:
             acting = match.to_act()
             asked = [s for s in seats if s in acting or s not in idle]
+            if rests:
+                for seat, rest in rests.items():
+                    if seat not in acting:
+                        rest()
         step = _next_step(match, bots, asked, clock)
         if step is None:
             raise Stalled(f"{match.game.id}: nobody wants to act and no deadline is pending at {clock} ms")

@@ -14,6 +14,7 @@ asked), ``over``.
 from __future__ import annotations
 
 import functools
+import marshal
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -109,13 +110,21 @@ def _set(language: str, card_type: str) -> QuestionSet:
 
 
 def deal_cards(language: str, pack: str) -> dict[str, dict[str, Any]]:
-    """The cards of ``pack`` (``"all"``: the five packs) in ``language``, by id, as JSON for the state."""
+    """The cards of ``pack`` (``"all"``: the five packs) in ``language``, by id, as JSON for the state (a fresh
+    copy for each match)."""
+    cards: dict[str, dict[str, Any]] = marshal.loads(_dealt(language, pack))
+    return cards
+
+
+@functools.cache
+def _dealt(language: str, pack: str) -> bytes:
+    """:func:`deal_cards`' JSON, made once a language and pack (the card files are read once, by :func:`_set`)."""
     out: dict[str, dict[str, Any]] = {}
     for card_type in CARD_TYPES:
         for card in _set(language, card_type).cards:
             if pack == "all" or card.pack == pack:
                 out[card.id] = card.to_dict()
-    return out
+    return marshal.dumps(out)
 
 
 def library_questions(language: str) -> list[Any]:
