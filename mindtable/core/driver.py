@@ -32,7 +32,9 @@ class _Observation(Observation):
     """The driver's observation: the legal actions are listed when the bot first reads them (during ``decide``,
     before anything else happens), so a bot that does not need them costs nothing for them."""
 
-    def __init__(self, seat: int, view: dict[str, Any], lister: Callable[[int], list[dict[str, Any]]], now: int):
+    def __init__(
+        self, seat: int, view: Mapping[str, Any], lister: Callable[[int], list[dict[str, Any]]], now: int
+    ) -> None:
         fields = self.__dict__
         fields["seat"] = seat
         fields["view"] = view
@@ -71,8 +73,8 @@ def _next_step(match: Match, bots: Mapping[int, Bot], seats: list[int], now: int
     if deadline is not None:
         best = (max(deadline.at, now), -1, deadline.due_action())
     if seats:
-        # Every bot's view in one call: the game builds the part all seats see once per step.
-        views = match.views(seats)
+        # Every bot's view in one call: the game builds the part all seats see once per step, if a bot reads it.
+        views = match.bot_views(seats)
         legal_actions = match.legal_actions
         for seat in seats:
             decision: Decision | None = bots[seat].decide(_Observation(seat, views[seat], legal_actions, now))

@@ -32,6 +32,7 @@ from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import answerer, new_teams, new_turn, pass_turn, right_of, roll_off, rotate
+from mindtable.core.views import LazyView
 from mindtable.kit.tokens import (
     TokenError,
     check_conservation,
@@ -818,6 +819,9 @@ class CarreraDeMente(Game[State, CarreraView]):
         # What every seat sees is built once a step; only the question differs from seat to seat.
         public = self._public(state)
         return {seat: {**public, "ask": QUIZ.view(state, seat)} for seat in seats}
+
+    def bot_views(self, state: State, seats: Sequence[int], to_act: list[int]) -> dict[int, LazyView]:
+        return QUIZ.bot_views(state, seats, to_act, lambda: self._public(state))
 
     def _public(self, state: State) -> CarreraView:
         """The view's part every seat (and a spectator) sees alike: all of it but the question being asked."""
