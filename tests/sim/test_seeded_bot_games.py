@@ -23,6 +23,7 @@ import pytest
 import mindtable
 from mindtable.core.driver import play_out
 from mindtable.core.events import Event
+from mindtable.core.match import Match
 
 DATA = Path(__file__).parent / "data" / "seeded_bot_games.json"
 
@@ -114,6 +115,19 @@ def test_seeded_bot_games_are_the_same_step_by_step(game_id: str) -> None:
     assert not changed, "seeded bot games changed (see this file's docstring):\n" + "\n".join(changed)
 
 
+def _same_views(match: Match, step: int) -> None:
+    seats = list(range(match.players))
+    views = match.bot_views(seats)
+    for seat in seats:
+        page = match.view(seat)
+        lazy = views[seat]
+        first = list(page)[step % len(page)]  # a different part read first at each step
+        assert lazy[first] == page[first]
+        assert lazy.get("ask") == page["ask"] and lazy.get("no such part") is None
+        assert dict(lazy) == page and lazy == page and list(lazy) == list(page)
+        assert repr(lazy) == repr(page)
+
+
 @pytest.mark.parametrize("game_id", sorted({case[0] for case in CASES}))
 def test_the_views_bots_get_are_the_views_pages_get_step_by_step(game_id: str) -> None:
     """``Match.bot_views`` (built as a bot reads them) equals ``Match.view`` at every step, key order and text
@@ -122,26 +136,16 @@ def test_the_views_bots_get_are_the_views_pages_get_step_by_step(game_id: str) -
         pytest.skip(f"{game_id} is not installed")
     for _, players, options, params, seeds in [case for case in CASES if case[0] == game_id][:2]:
         match = mindtable.new_match(game_id, players=players, seed=seeds[0], options=options)
-        seats = list(range(players))
-        steps = 0
+        steps = [0]
+        _same_views(match, 0)
 
-        def compare(*_: Any) -> None:
-            nonlocal steps
-            steps += 1
-            views = match.bot_views(seats)
-            for seat in seats:
-                page = match.view(seat)
-                lazy = views[seat]
-                first = list(page)[steps % len(page)]  # a different part read first at each step
-                assert lazy[first] == page[first]
-                assert lazy.get("ask") == page["ask"] and lazy.get("no such part") is None
-                assert dict(lazy) == page and lazy == page and list(lazy) == list(page)
-                assert repr(lazy) == repr(page)
+        def compare(_: dict[str, Any], events: list[Event], match: Match = match, steps: list[int] = steps) -> None:
+            steps[0] += 1
+            _same_views(match, steps[0])
 
-        compare()
-        bots = {s: match.game.make_bot("knowing", seat=s, seed=seeds[0], **params) for s in seats}
+        bots = {s: match.game.make_bot("knowing", seat=s, seed=seeds[0], **params) for s in range(players)}
         play_out(match, bots, on_events=compare)
-        assert steps > 10
+        assert steps[0] > 10
 
 
 if __name__ == "__main__":
