@@ -33,6 +33,7 @@ in real time, while a simulation on the virtual clock only moves its clock on. 0
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -45,7 +46,9 @@ from mindtable.trivia.model import OPTION_LETTERS, Question
 _SPACE = re.compile(r"\W+", re.UNICODE)
 
 
+@functools.lru_cache(maxsize=8192)
 def _key(prompt: str) -> str:
+    """A prompt as a library finds it: case and punctuation ignored (cached: a bot looks up the same prompts)."""
     return _SPACE.sub(" ", prompt.casefold()).strip()
 
 
