@@ -204,7 +204,8 @@ def question_from_dict(data: Mapping[str, Any]) -> Question:
     A game reads the question being asked from its state's JSON several times a step: the same JSON (the same
     marshal bytes: the same values of the same types) gives the question already built, which is immutable."""
     try:
-        key = marshal.dumps(data)  # type: ignore[arg-type]  # a dict of plain data, or ValueError
+        # version 2: no references between objects, so the bytes do not depend on who else holds a value
+        key = marshal.dumps(data, 2)  # type: ignore[arg-type]  # a dict of plain data, or ValueError
     except ValueError:  # not plain data (a Mapping of another type): built every time
         return _question_from_dict(data)
     known = _PARSED.get(key)
