@@ -21,18 +21,19 @@ if GAME.id not in mindtable.available_game_ids():
 
 def bench(players: int, games: int, seed: int = 0) -> dict[str, float]:
     actions = cards = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for i in range(games):
         match = mindtable.new_match("caida-libre", players=players, seed=seed + i)
         bots = {s: match.game.make_bot("knowing", seat=s, seed=seed + i) for s in range(players)}
         result = play_out(match, bots)
         actions += len(match.actions)
         cards += int(result.details["progress"])
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     return {
         "players": players,
         "games": games,
         "games_per_s": games / elapsed,
+        "games_per_cpu_s": games / cpu,
         "actions_per_s": actions / elapsed,
         "cards_per_game": cards / games,
     }
@@ -49,7 +50,8 @@ def main() -> None:
         return
     for row in rows:
         print(
-            f"{row['players']} players: {row['games_per_s']:.1f} games/s, {row['actions_per_s']:,.0f} actions/s, "
+            f"{row['players']} players: {row['games_per_s']:.1f} games/s ({row['games_per_cpu_s']:.1f} a CPU second), "
+            f"{row['actions_per_s']:,.0f} actions/s, "
             f"{row['cards_per_game']:.1f} cards a game"
         )
 

@@ -26,7 +26,7 @@ def main() -> None:
     game.make_bot("knowing", 0)  # read the booklets once, outside the timing
     mindtable.new_match("carrera-de-mente", players=args.players, options={"board": args.board})
     actions, turns = [], []
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for seed in range(args.games):
         match = mindtable.new_match("carrera-de-mente", players=args.players, seed=seed, options={"board": args.board})
         params = {} if args.knows is None else {"knows": args.knows}
@@ -34,12 +34,13 @@ def main() -> None:
         result = play_out(match, bots)
         actions.append(len(match.actions))
         turns.append(result.details["turns"])
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     out = {
         "games": args.games,
         "players": args.players,
         "board": args.board,
         "games_per_second": round(args.games / elapsed, 2),
+        "games_per_cpu_second": round(args.games / cpu, 2),
         "actions_per_second": round(sum(actions) / elapsed),
         "mean_actions_per_game": round(statistics.mean(actions), 1),
         "mean_turns_per_game": round(statistics.mean(turns), 1),

@@ -32,7 +32,9 @@ class _Observation(Observation):
     """The driver's observation: the legal actions are listed when the bot first reads them (during ``decide``,
     before anything else happens), so a bot that does not need them costs nothing for them."""
 
-    def __init__(self, seat: int, view: dict[str, Any], lister: Callable[[int], list[dict[str, Any]]], now: int):
+    def __init__(
+        self, seat: int, view: Mapping[str, Any], lister: Callable[[int], list[dict[str, Any]]], now: int
+    ) -> None:
         fields = self.__dict__
         fields["seat"] = seat
         fields["view"] = view
@@ -77,8 +79,8 @@ def _next_step(match: Match, bots: Mapping[int, Bot], seats: list[int], now: int
     if deadline is not None:
         best = (max(deadline.at, now), -1, deadline.due_action())
     if seats:
-        # Every bot's view in one call: the game builds the part all seats see once per step.
-        views = match.views(seats)
+        # Every bot's view in one call: the game builds the part all seats see once per step, if a bot reads it.
+        views = match.bot_views(seats)
         legal_actions = match.legal_actions
         for seat in seats:
             decision: Decision | None = bots[seat].decide(_Observation(seat, views[seat], legal_actions, now))
@@ -110,8 +112,11 @@ def play_out(
     clock = match.clock if now is None else now
     seats = sorted(bots)
     # In a turn-by-turn game, bots that do nothing out of turn are only asked on their turn: the same game,
-    # without building the views and listings of every other seat at every step.
+    # without building the views and listings of every other seat at every step. A bot whose answer out of
+    # turn changes something in itself (a timed bot forgets the situation it was timing) says so with
+    # ``rest()``, which the driver calls instead of asking it.
     idle = {s for s in seats if getattr(bots[s], "idle_out_of_turn", False)} if match.game.acts_in_turn else set()
+    rests = {s: rest for s in idle if (rest := getattr(bots[s], "rest", None)) is not None}
     for _ in range(max_actions):
         if match.is_over:
             break
@@ -119,6 +124,10 @@ def play_out(
         if idle:
             acting = match.to_act()
             asked = [s for s in seats if s in acting or s not in idle]
+            if rests:
+                for seat, rest in rests.items():
+                    if seat not in acting:
+                        rest()
         step = _next_step(match, bots, asked, clock)
         if step is None:
             raise Stalled(f"{match.game.id}: nobody wants to act and no deadline is pending at {clock} ms")

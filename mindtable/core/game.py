@@ -211,6 +211,12 @@ class Game(ABC, Generic[S, V]):
         """
         return {seat: self.view(state, seat) for seat in seats}
 
+    def bot_views(self, state: S, seats: Sequence[int], to_act: list[int]) -> Mapping[int, Mapping[str, Any]] | None:
+        """The views a driver hands its bots, built as they are read (:class:`~mindtable.core.views.LazyView`), or
+        ``None`` (the default): the driver then takes :meth:`views`. Each must equal ``view(state, seat)`` with
+        ``"to_act": to_act``; read-only, like every view a bot gets."""
+        return None
+
     @abstractmethod
     def result(self, state: S) -> Result | None: ...
 

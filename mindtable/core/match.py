@@ -329,6 +329,21 @@ class Match:
             view["to_act"] = list(to_act)
         return views
 
+    def bot_views(self, seats: Sequence[int]) -> Mapping[int, Mapping[str, Any]]:
+        """:meth:`views` for bots: each equal to ``view(seat)``, read-only, and where the game builds them as they
+        are read (``Game.bot_views``), the parts a bot never reads never built. Pages get :meth:`view`."""
+        for seat in seats:
+            if type(seat) is not int or not 0 <= seat < self.players:
+                self._check_seat(seat, None)
+        to_act = [] if self._result is not None else self.game.to_act(self.state, self.players)
+        lazy = self.game.bot_views(self.state, seats, to_act)
+        if lazy is not None:
+            return lazy
+        views = self.game.views(self.state, seats)
+        for view in views.values():
+            view["to_act"] = list(to_act)
+        return views
+
     @property
     def is_over(self) -> bool:
         return self._result is not None

@@ -18,6 +18,7 @@ A :class:`Question` covers what the three quiz rulebooks print:
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -198,23 +199,55 @@ def question_to_dict(q: Question) -> dict[str, Any]:
 
 def question_from_dict(data: Mapping[str, Any]) -> Question:
     """The :class:`Question` of :func:`question_to_dict`'s JSON; a missing ``id``, ``kind`` or ``prompt`` or an
-    unknown kind raises ``ValueError`` naming the field."""
+    unknown kind raises ``ValueError`` naming the field.
+
+    A game reads the question being asked from its state's JSON several times a step: the same JSON (the same
+    marshal bytes: the same values of the same types) gives the question already built, which is immutable."""
+    try:
+        # version 2: no references between objects, so the bytes do not depend on who else holds a value
+        key = marshal.dumps(data, 2)  # type: ignore[arg-type]  # a dict of plain data, or ValueError
+    except ValueError:  # not plain data (a Mapping of another type): built every time
+        return _question_from_dict(data)
+    known = _PARSED.get(key)
+    if known is None:
+        known = _question_from_dict(data)
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        _PARSED[key] = known
+    return known
+
+
+#: marshal bytes of a question's JSON -> the question (see :func:`question_from_dict`).
+_PARSED: dict[bytes, Question] = {}
+
+
+def _question_from_dict(data: Mapping[str, Any]) -> Question:
     for name in ("id", "kind", "prompt"):
         if not isinstance(data.get(name), str):
             raise ValueError(f"question.{name}: missing or not a text")
     if data["kind"] not in KINDS:
         raise ValueError(f"question.kind: must be one of {', '.join(KINDS)}, got {data['kind']!r}")
-    known = {f for f in Question.__dataclass_fields__ if f != "origin"}
-    unknown = sorted(set(data) - known)
-    if unknown:
+    if not _DICT_FIELDS.issuperset(data):
+        unknown = sorted(set(data) - _DICT_FIELDS)
         raise ValueError(f"question.{unknown[0]}: unknown field")
-    values: dict[str, Any] = dict(data)
-    for name in _TUPLE_FIELDS:
-        if name in values:
-            values[name] = tuple(values[name])
-    if "extra" in values:
-        values["extra"] = dict(values["extra"])
-    return Question(**values)
+    # The fields in order, through build_question: what Question(**data) gives, without the dataclass's __init__.
+    get = data.get
+    values = [
+        (tuple(data[name]) if name in data else default) if name in _TUPLE_SLOTS else get(name, default)
+        for name, default in _FROM_DICT_DEFAULTS
+    ]
+    extra = get("extra")
+    question: Question = build_question(*values, {} if extra is None else dict(extra), Origin())
+    return question
+
+
+#: The fields :func:`question_from_dict` reads, and every field but ``extra`` and ``origin`` with its default.
+_DICT_FIELDS = frozenset(name for name in QUESTION_ATTRIBUTES if name != "origin")
+_FROM_DICT_DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
+    (name, Question.__dataclass_fields__[name].default)
+    for name in QUESTION_ATTRIBUTES
+    if name not in ("extra", "origin")
+)
 
 
 @dataclass(frozen=True, slots=True)

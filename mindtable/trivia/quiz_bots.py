@@ -33,6 +33,7 @@ in real time, while a simulation on the virtual clock only moves its clock on. 0
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -45,7 +46,9 @@ from mindtable.trivia.model import OPTION_LETTERS, Question
 _SPACE = re.compile(r"\W+", re.UNICODE)
 
 
+@functools.lru_cache(maxsize=8192)
 def _key(prompt: str) -> str:
+    """A prompt as a library finds it: case and punctuation ignored (cached: a bot looks up the same prompts)."""
     return _SPACE.sub(" ", prompt.casefold()).strip()
 
 
@@ -153,11 +156,13 @@ class KnowledgeBot:
         self._situation: tuple[Any, ...] | None = None
         self._since = 0
 
-    @property
-    def idle_out_of_turn(self) -> bool:
-        """Out of turn (no legal action) it decides nothing and changes nothing in itself — unless it times its
-        moves, when it forgets the situation it was timing; so a driver may skip asking it then only untimed."""
-        return not self.think_ms
+    #: Out of turn (no legal action) it decides nothing; a driver may skip asking it then, calling :meth:`rest`.
+    idle_out_of_turn = True
+
+    def rest(self) -> None:
+        """What being asked out of turn does to the bot (it decides nothing): a timed bot forgets the situation
+        it was timing, so the same question put to it again later is timed anew."""
+        self._situation = None
 
     def _random(self, *parts: Any) -> random.Random:
         return random.Random("/".join(["knowledge-bot", str(self.seed), str(self.seat), *map(str, parts)]))

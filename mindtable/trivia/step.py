@@ -38,6 +38,7 @@ and the number of players from ``state["players"]``.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ from typing import Any
 from mindtable.core.events import Deadline, Event
 from mindtable.core.moves import Move
 from mindtable.core.options import Option
+from mindtable.core.views import LazyView, Once
 from mindtable.trivia.judge import JUDGE_OPTIONS
 from mindtable.trivia.model import Card, Question
 from mindtable.trivia.quiz import (
@@ -230,6 +232,27 @@ class QuizStep:
     def view(self, state: State, seat: int | None) -> AskView | None:
         """What ``seat`` may see of the step (for ``Game.view``)."""
         return ask_view(self.current(state), seat)
+
+    def bot_views(
+        self,
+        state: State,
+        seats: Sequence[int],
+        to_act: list[int],
+        public: Callable[[], Mapping[str, Any]],
+        own: Mapping[str, Callable[[], Any]] | None = None,
+    ) -> dict[int, LazyView]:
+        """For ``Game.bot_views``: views built as they are read, for a game whose view is ``public()`` (alike for
+        every seat, with a placeholder at ``view[key]``) with the step's view (:meth:`view`) at ``view[key]``.
+        ``public`` is built once for all ``seats`` if a bot reads it; ``own`` are further keys built apart (cheap
+        ones a bot reads at every step)."""
+        shared = Once(public)
+        extra = dict(own or {})
+        return {
+            seat: LazyView(
+                shared, {self.key: functools.partial(self.view, state, seat), **extra}, {"to_act": list(to_act)}
+            )
+            for seat in seats
+        }
 
     def secrets(self, state: State) -> list[tuple[tuple[int, ...], str]]:
         """What only the reader may see (for ``Game.secrets``): the card's answers and prompts not yet public —

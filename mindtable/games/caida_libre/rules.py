@@ -14,7 +14,8 @@ asked), ``over``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import marshal
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict
@@ -28,6 +29,7 @@ from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import left_of, new_turn, pass_turn
+from mindtable.core.views import LazyView
 from mindtable.kit.board import BoardError
 from mindtable.kit.deck import deck_view, discard, draw, new_deck
 from mindtable.trivia.bank import BankError, Problem
@@ -109,13 +111,21 @@ def _set(language: str, card_type: str) -> QuestionSet:
 
 
 def deal_cards(language: str, pack: str) -> dict[str, dict[str, Any]]:
-    """The cards of ``pack`` (``"all"``: the five packs) in ``language``, by id, as JSON for the state."""
+    """The cards of ``pack`` (``"all"``: the five packs) in ``language``, by id, as JSON for the state (a fresh
+    copy for each match)."""
+    cards: dict[str, dict[str, Any]] = marshal.loads(_dealt(language, pack))
+    return cards
+
+
+@functools.cache
+def _dealt(language: str, pack: str) -> bytes:
+    """:func:`deal_cards`' JSON, made once a language and pack (the card files are read once, by :func:`_set`)."""
     out: dict[str, dict[str, Any]] = {}
     for card_type in CARD_TYPES:
         for card in _set(language, card_type).cards:
             if pack == "all" or card.pack == pack:
                 out[card.id] = card.to_dict()
-    return out
+    return marshal.dumps(out)
 
 
 def library_questions(language: str) -> list[Any]:
@@ -606,6 +616,17 @@ class CaidaLibre(Game[State, CaidaView]):
         return state
 
     def view(self, state: State, seat: int | None) -> CaidaView:
+        view = self._public(state)
+        view["ask"] = QUIZ.view(state, seat)
+        return view
+
+    def bot_views(self, state: State, seats: Sequence[int], to_act: list[int]) -> dict[int, LazyView]:
+        # A bot reads the language at every step (its library), the rest of the public part seldom.
+        own = {"language": lambda: state["options"]["language"]}
+        return QUIZ.bot_views(state, seats, to_act, lambda: self._public(state), own)
+
+    def _public(self, state: State) -> CaidaView:
+        """The view's part every seat (and a spectator) sees alike: all of it but the question being asked."""
         scale = state["scale"]
         card = state["card"]
         return {
@@ -625,7 +646,7 @@ class CaidaLibre(Game[State, CaidaView]):
             "starter": dict(state["starter"]),
             "weapon": dict(state["weapon"]) if state["weapon"] else None,
             "card": {"type": card["type"], "wrong": card["wrong"]} if card else None,
-            "ask": QUIZ.view(state, seat),
+            "ask": None,
             "last": state["last"],
             "quiz_history": QUIZ.history(state),
             "played": state["played"],

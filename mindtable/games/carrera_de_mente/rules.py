@@ -14,7 +14,9 @@ square, move 5 (1 after the options) and answer again; wrong: the turn passes to
 from __future__ import annotations
 
 import base64
+import bisect
 import functools
+import itertools
 import json
 import zlib
 from collections.abc import Mapping, Sequence
@@ -30,6 +32,7 @@ from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import answerer, new_teams, new_turn, pass_turn, right_of, roll_off, rotate
+from mindtable.core.views import LazyView
 from mindtable.kit.tokens import (
     TokenError,
     check_conservation,
@@ -244,6 +247,14 @@ def _parse_booklet(text: str) -> list[list[Any]]:
     return json.loads(zlib.decompress(base64.b64decode(text)).decode("utf-8"))
 
 
+@functools.lru_cache(maxsize=64)
+def _booklet_index(text: str) -> tuple[int, list[Any], bool]:
+    """A packed booklet's number of questions, its entries' numbers, and whether they are in order (cached)."""
+    entries = _parse_booklet(text)
+    numbers = [n for n, _ in entries]
+    return sum(len(qs) for _, qs in entries), numbers, all(a <= b for a, b in itertools.pairwise(numbers))
+
+
 def booklet(state: State, topic: str) -> list[list[Any]]:
     """A booklet dealt into the state: ``[[number, [question, ...]], ...]`` in number order (read-only).
 
@@ -256,14 +267,21 @@ def booklet(state: State, topic: str) -> list[list[Any]]:
 def pick_question(state: State, topic: str, number: int) -> tuple[dict[str, Any], bool]:
     """The first unused question numbered ``number`` in the booklet, else the first of the following numbers
     (666 wraps to 111). When the whole booklet is used, it starts again (returns ``True`` then)."""
-    booklet_ = booklet(state, topic)
+    text = state["booklets"][topic]
+    booklet_ = _parse_booklet(text)
+    size, numbers, ordered = _booklet_index(text)
     used = set(state["used"][topic])
     restarted = False
-    if sum(len(qs) for _, qs in booklet_) <= len(used):
+    if size <= len(used):
         state["used"][topic] = []
         used = set()
         restarted = True
-    start = next((i for i, (n, _) in enumerate(booklet_) if n >= number), 0)
+    # the first entry numbered ``number`` or more, else the first (a booklet dealt by the game is in number order)
+    if ordered:
+        start = bisect.bisect_left(numbers, number)
+        start = 0 if start == len(numbers) else start
+    else:
+        start = next((i for i, n in enumerate(numbers) if n >= number), 0)
     for k in range(len(booklet_)):
         for q in booklet_[(start + k) % len(booklet_)][1]:
             if q["id"] not in used:
@@ -821,6 +839,9 @@ class CarreraDeMente(Game[State, CarreraView]):
         # What every seat sees is built once a step; only the question differs from seat to seat.
         public = self._public(state)
         return {seat: {**public, "ask": QUIZ.view(state, seat)} for seat in seats}
+
+    def bot_views(self, state: State, seats: Sequence[int], to_act: list[int]) -> dict[int, LazyView]:
+        return QUIZ.bot_views(state, seats, to_act, lambda: self._public(state))
 
     def _public(self, state: State) -> CarreraView:
         """The view's part every seat (and a spectator) sees alike: all of it but the question being asked."""

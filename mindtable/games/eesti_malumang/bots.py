@@ -115,6 +115,14 @@ class EestiBot:
         self.inner, self.think_ms, self.board_think_ms = inner, think_ms, board_think_ms
         self.seat = inner.seat
 
+    #: Out of turn it decides nothing (see :meth:`rest`).
+    idle_out_of_turn = True
+
+    def rest(self) -> None:
+        """What being asked out of turn (no legal action) does: nothing to answer, so no thinking time."""
+        self.inner.think_ms = 0
+        self.inner.rest()
+
     def decide(self, observation: Observation) -> Decision | None:
         answering = any(a["type"] in ("ask_answer", "ask_pass") for a in observation.legal_actions)
         think = self.think_ms if observation.view.get("variant") == "cards_only" else self.board_think_ms

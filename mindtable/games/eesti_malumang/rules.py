@@ -30,7 +30,7 @@ import base64
 import hashlib
 import json
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict
@@ -46,6 +46,7 @@ from mindtable.core.moves import Move, MoveTable, Param
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn, pass_turn, roll_off, rotate
+from mindtable.core.views import LazyView
 from mindtable.kit.board import Board, BoardError, Landing, parse_board, reachable
 from mindtable.kit.dice import roll
 from mindtable.trivia.categories import TopicMap
@@ -946,6 +947,17 @@ class EestiMalumang(Game[State, EestiView]):
                     raise ValueError(f"pawns[{seat}]: no square {square!r} on the board")
 
     def view(self, state: State, seat: int | None) -> EestiView:
+        view = self._public(state)
+        view["ask"] = QUIZ.view(state, seat)
+        return view
+
+    def bot_views(self, state: State, seats: Sequence[int], to_act: list[int]) -> dict[int, LazyView]:
+        # A bot reads the variant at every step (its thinking time), the rest of the public part on the board.
+        own = {"variant": lambda: state["variant"]}
+        return QUIZ.bot_views(state, seats, to_act, lambda: self._public(state), own)
+
+    def _public(self, state: State) -> EestiView:
+        """The view's part every seat (and a spectator) sees alike: all of it but the question being asked."""
         turn = state["turn"]
         current = turn["seat"] if turn else None
         out: EestiView = {
@@ -968,7 +980,7 @@ class EestiMalumang(Game[State, EestiView]):
             "die": state["die"],
             "landings": list(state["landings"]),
             "asking": state["asking"],
-            "ask": QUIZ.view(state, seat),
+            "ask": None,
             "last": _last_view(state),
             "quiz_history": QUIZ.history(state),
             "winner": state["winner"],
