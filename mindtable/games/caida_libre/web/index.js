@@ -10,7 +10,7 @@
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { nameList } from "../../js/games.js";
-import { mountHistory, mountQuiz } from "../../js/quiz.js";
+import { describeAskAction, mountHistory, mountQuiz } from "../../js/quiz.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 56; // board.js: px per board unit
@@ -316,8 +316,11 @@ export const lobby = {
   },
 };
 
-export function describeAction(action) {
-  if (action.type === "target") return `target: seat ${action.target + 1}`;
-  if (action.type === "ask_choose") return `choose question ${action.question + 1}`;
-  return action.text ? `${action.type}: ${action.text}` : action.type;
+/** One line describing a recorded action, for the replay page. */
+export function describeAction(action, ctx) {
+  const { t } = ctx;
+  const asked = describeAskAction(action, t, ctx.seatName);
+  if (asked) return asked;
+  const name = action.seat === null || action.seat === undefined ? "" : ctx.seatName(action.seat);
+  return t(`cl.rec.${action.type}`, { name, target: Number.isInteger(action.target) ? ctx.seatName(action.target) : "" });
 }

@@ -39,9 +39,10 @@ function categoryName(category, say) {
   return text === key ? category : text;
 }
 
-function headingsList(ask, say) {
+function headingsList(ask, say, topicName) {
   const items = (ask.headings?.headings || []).map((hd, i) => {
-    const label = [hd.topic || categoryName(hd.category, say), hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
+    const topic = hd.topic && topicName ? topicName(hd.topic) : hd.topic;
+    const label = [topic || categoryName(hd.category, say), hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
     return label ? h("li", { "data-index": i }, label) : null;
   });
   return items.some(Boolean) ? h("ul", { class: "mt-quiz-headings" }, items) : null;
@@ -51,12 +52,13 @@ function optionList(options) {
   return h("ol", { class: "mt-quiz-options", "data-testid": "quiz-options" }, options.map((o, i) => h("li", { "data-letter": LETTERS[i] }, `${LETTERS[i]}) ${o}`)));
 }
 
-/** The question card as the answering side (and everyone but the reader) sees it: no answer anywhere. */
-export function questionCard(ask, say) {
+/** The question card as the answering side (and everyone but the reader) sees it: no answer anywhere. A game
+ * whose card headings are topic ids names them in its words (`topicName(id)`). */
+export function questionCard(ask, say, topicName = null) {
   const q = ask.question;
   const card = h("section", { class: "mt-quiz-card mt-quiz-question", "data-testid": "quiz-question" });
   card.append(h("h3", {}, say(ask.role === "answerer" ? "quiz.your_question" : "quiz.question")));
-  const headings = headingsList(ask, say);
+  const headings = headingsList(ask, say, topicName);
   if (headings) card.append(headings); // (append(null) would write "null")
   if (!q) return card;
   card.append(h("p", { class: "mt-quiz-prompt", "data-testid": "quiz-prompt" }, q.prompt));
@@ -97,6 +99,20 @@ export function suggestionLine(say, suggestion) {
 export function givenText(say, given) {
   if (given === "true" || given === "false") return say(given === "true" ? "quiz.true" : "quiz.false");
   return given ? String(given) : say("quiz.no_answer");
+}
+
+/**
+ * A recorded action of the ask step (ask_choose, ask_answer, ask_vote...) in words, for the replay page; null for
+ * an action of another step. Answers "true"/"false" are said as the game says them.
+ */
+export function describeAskAction(action, say, nameOf) {
+  if (!String(action.type).startsWith("ask_")) return null;
+  const name = action.seat === null || action.seat === undefined ? "" : nameOf(action.seat);
+  const type = action.type === "ask_vote" ? `ask_vote_${action.verdict === "right" ? "right" : "wrong"}` : action.type;
+  const key = `quiz.rec.${type}`;
+  const text = "text" in action ? givenText(say, action.text) : "";
+  const words = say(key, { name, text, n: (action.question ?? 0) + 1, named: action.named ?? "" });
+  return words === key ? null : words;
 }
 
 /** The decided verdict: right or wrong, who decided (to the seat `self` that decided: "you decided"), the reason
@@ -291,7 +307,7 @@ export function mountQuiz(root, ctx, opts = {}) {
     }
     const parts = [];
     if (ask.role === "reader" && ask.card) parts.push(readerCard(ask, say));
-    parts.push(questionCard(ask, say));
+    parts.push(questionCard(ask, say, opts.topicName));
     const deadline = ask.deadline ?? ask.judge_deadline;
     if (deadline != null && ask.phase !== "decided") {
       const c = countdown(deadline, msg.clock ?? 0, say);

@@ -3,7 +3,7 @@
 
 import { $, announce, api, fill, forgetSeat, h, loadHereSeats, loadSeat, normalizeCode, rememberName, saveHereSeats, saveSeat, savedName, setText, settings, toast } from "./common.js";
 import { Connection } from "./connection.js";
-import { labelWords, seatWords } from "./reasons.js";
+import { errorWords, labelWords, seatWords } from "./reasons.js";
 import { loadGame, overWords, seatLabel } from "./games.js";
 import { has, initI18n, lang, languageSwitch, t } from "./i18n.js";
 import { cue } from "./sound.js";
@@ -308,8 +308,8 @@ function onMessage(msg, info) {
         $("#leave-button").hidden = true;
         notice(t("error.bad_token"));
         showJoin();
-      } else notice(`${t(`error.${msg.code}`)} ${msg.message || ""}`);
-    } else toast(`${t("error.server")}: ${msg.message || msg.code}`, "error");
+      } else notice(errorWords(msg, t));
+    } else toast(`${t("error.server")}: ${errorWords(msg, t)}`, "error");
     return;
   }
   if (msg.kind === "accepted" || msg.kind === "rejected") return; // handled by the promise in send()
@@ -474,14 +474,14 @@ async function rematch(event) {
           const joined = await api("POST", `/api/rooms/${code}/rematch`, {}, entry.token);
           if (joined.token && joined.code === answer.code) seated.push({ seat: joined.seat, token: joined.token, name: entry.name });
         } catch (err) {
-          toast(`${entry.name}: ${err.message}`, "error");
+          toast(`${entry.name}: ${errorWords(err, t)}`, "error");
         }
       }
       if (seated.length) saveHereSeats(answer.code, seated);
     }
     location.href = `room.html?code=${encodeURIComponent(answer.code)}${answer.token ? "" : "&spectate=1"}`;
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorWords(err, t), "error");
   }
 }
 
@@ -532,7 +532,7 @@ function joinError(err) {
   }
   if (err.code === "game_over" || err.code === "room_over") return showFinished();
   if (err.status === 409) return notice(has(`error.${err.code}`) ? t(`error.${err.code}`) : t("join.full"));
-  notice(has(`error.${err.code}`) ? t(`error.${err.code}`, err.params) : `${t("error.join_failed")}: ${err.message}`);
+  notice(has(`error.${err.code}`) ? t(`error.${err.code}`, err.params) : `${t("error.join_failed")}: ${errorWords(err, t)}`);
 }
 
 /** A finished room: say so, with the way to its replay, and show its final table. */
@@ -569,7 +569,7 @@ async function leave() {
   try {
     await api("POST", `/api/rooms/${code}/leave`, {}, shell.token);
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorWords(err, t), "error");
     return;
   }
   for (const entry of shell.here?.values() || []) {
@@ -617,7 +617,7 @@ async function main() {
     shell.room = await api("GET", `/api/rooms/${code}`);
   } catch (err) {
     setStatus("closed");
-    notice(err.status === 404 ? t("error.unknown_room") : `${t("error.server")}: ${err.message}`);
+    notice(err.status === 404 ? t("error.unknown_room") : `${t("error.server")}: ${errorWords(err, t)}`);
     return;
   }
   try {
