@@ -19,6 +19,7 @@ the game's page table (``<game>/web/i18n/<lang>.json``); a template's literal pa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -87,15 +88,29 @@ OVER: dict[str, dict[str, Any]] = {
     },
     "eesti-malumang": {
         "players": 2,
-        "options": {"variant": "outer_track", "cards_per_colour": 1},
+        "options": {"variant": "cards_only", "game_minutes": 1},
         "bots": {"0": "knowing", "1": "knowing"},
         "bot_pace": "off",
     },
 }
 #: Keys of a message whose string values are a question's content (as the game's content file has it, or as a
 #: player typed it): prompts, options, answers, list items, what was given or typed, a card's printed topic.
-CONTENT_KEYS = {"prompt", "question", "options", "answer", "items", "given", "draft", "text", "matched", "expected"}
+CONTENT_KEYS = {
+    "prompt",
+    "question",
+    "options",
+    "answer",
+    "items",
+    "given",
+    "draft",
+    "text",
+    "matched",
+    "expected",
+    "note",
+}
 CONTENT_LISTS = {"accept", "headings"}
+#: Tokens that are no words: a room code (the lobby lists other rooms too), a card's number ("tarjeta 5A").
+ALLOWED_TOKEN = re.compile(r"[A-Z0-9]{6}|\d+[A-Za-z]")
 
 COLLECT = """() => {
   const out = [];
@@ -114,8 +129,10 @@ COLLECT = """() => {
   };
   const where = (el) => {
     const parts = [];
-    for (let e = el; e && e !== document.body && parts.length < 4; e = e.parentElement)
-      parts.push(e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.dataset?.testid ? `[${e.dataset.testid}]` : ""));
+    for (let e = el; e && e !== document.body && parts.length < 4; e = e.parentElement) {
+      const id = e.id ? "#" + e.id : "";
+      parts.push(e.tagName.toLowerCase() + id + (e.dataset?.testid ? `[${e.dataset.testid}]` : ""));
+    }
     return parts.reverse().join(">");
   };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -126,12 +143,15 @@ COLLECT = """() => {
   }
   for (const el of document.body.querySelectorAll("[title],[placeholder],[aria-label],[alt]")) {
     if (!visible(el)) continue;
-    for (const attr of ["title", "placeholder", "aria-label", "alt"]) if (el.hasAttribute(attr)) add(el.getAttribute(attr), where(el) + "@" + attr);
+    for (const attr of ["title", "placeholder", "aria-label", "alt"])
+      if (el.hasAttribute(attr)) add(el.getAttribute(attr), where(el) + "@" + attr);
   }
-  for (const el of document.body.querySelectorAll("input[type=button],input[type=submit],input[type=reset]")) if (visible(el)) add(el.value, where(el) + "@value");
+  for (const el of document.body.querySelectorAll("input[type=button],input[type=submit],input[type=reset]"))
+    if (visible(el)) add(el.value, where(el) + "@value");
   for (const select of document.body.querySelectorAll("select")) {
     if (!visible(select)) continue;
-    for (const option of select.options) if (!option.hidden) add(option.label || option.textContent, where(select) + ">option");
+    for (const option of select.options)
+      if (!option.hidden) add(option.label || option.textContent, where(select) + ">option");
     for (const group of select.querySelectorAll("optgroup")) add(group.label, where(select) + ">optgroup");
   }
   add(document.title, "title");
@@ -198,21 +218,10 @@ def catalogue(lang: str, game_id: str) -> dict[str, str]:
 
 
 @cache
-def titles(lang: str) -> set[str]:
-    """Every game's title as the lobby lists it: the game page's own (``game.title``), else the server's."""
-    out = set()
-    for game_id in mindtable.available_game_ids():
-        game = mindtable.get_game(game_id)
-        folder = page_folder(str(game.web_module)) if game.web_module else None
-        out.add(table(folder / "i18n", lang).get("game.title", game.title) if folder else game.title)
-    return out
-
-
-@cache
 def words_pattern(lang: str, game_id: str) -> re.Pattern[str]:
     """The literal parts of every template of the page's catalogue, longest first, as whole words (a sentence's
     first letter may be made a capital by the page)."""
-    pieces: set[str] = set(ENDONYMS) | titles(lang)
+    pieces: set[str] = set(ENDONYMS)
     for text in catalogue(lang, game_id).values():
         for piece in re.split(r"\{\w+\}", text):
             piece = piece.strip()
@@ -261,20 +270,29 @@ class Reader:
 
     def listen(self, page: Any) -> None:
         def frame(payload: Any) -> None:
-            try:
+            with contextlib.suppress(TypeError, ValueError):
                 content_of(json.loads(payload), self.content)
-            except (TypeError, ValueError):
-                pass
 
         def response(resp: Any) -> None:
             if "/api/" in resp.url and "json" in (resp.headers.get("content-type") or ""):
-                try:
+                # a body that is gone or not JSON has no content
+                with contextlib.suppress(Exception):
                     content_of(resp.json(), self.content)
-                except Exception:  # noqa: BLE001 - a body that is gone or not JSON has no content
-                    pass
 
         page.on("websocket", lambda ws: ws.on("framereceived", frame))
         page.on("response", response)
+
+    def site(self, server_url: str) -> None:
+        """The games the server offers: their titles as the lobby lists them (a game page's own title in the
+        page's language, else the server's), which stand beside every page's words."""
+        for game in get_json(f"{server_url}/api/games"):
+            title = game["title"]
+            if game.get("web_module"):
+                with contextlib.suppress(OSError, ValueError):
+                    title = get_json(f"{server_url}/games/{game['web_module']}/i18n/{self.lang}.json").get(
+                        "game.title", title
+                    )
+            self.names.add(title)
 
     def room(self, server_url: str, code: str) -> None:
         self.codes.add(code)
@@ -288,14 +306,17 @@ class Reader:
 
     def findings(self) -> list[str]:
         words = words_pattern(self.lang, self.game_id)
-        # What players and the content may bring: names, codes and the content's own words.
-        given = alternatives(sorted(self.names | self.codes | self.content))
+        # What players bring (names, codes), taken out first; then the catalogue's words; then the content's words.
+        given = alternatives(sorted(self.names | self.codes))
         content_words = {w for text in self.content for w in re.findall(r"[^\W\d_]+", text)}
         found = []
         for (text, where), moment in self.seen.items():
             rest = words.sub(" ", given.sub(" ", text))
-            left = [w for w in re.findall(r"\w+", rest) if re.search(r"[^\W\d]", w) and not (len(w) == 1 and w.isalpha())]
-            left = [w for w in left if w not in content_words or "_" in w]
+            # Words of letters (a single letter is an option's letter, a unit), not the content's own.
+            left = [
+                w for w in re.findall(r"\w+", rest) if re.search(r"[^\W\d]", w) and not re.fullmatch(r"[^\W\d_]", w)
+            ]
+            left = [w for w in left if (w not in content_words or "_" in w) and not ALLOWED_TOKEN.fullmatch(w)]
             if left:
                 found.append(f"{self.lang} {moment}: {' '.join(sorted(set(left)))!r} in {text[:90]!r} @ {where}")
             if self.lang == "et":
@@ -314,7 +335,7 @@ def create(server_url: str, body: dict[str, Any]) -> Any:
         return json.loads(response.read())
 
 
-def finished(server_url: str, code: str, timeout_s: float = 300) -> None:
+def finished(server_url: str, code: str, timeout_s: float = 600) -> None:
     deadline = time.monotonic() + timeout_s
     while get_json(f"{server_url}/api/rooms/{code}")["status"] != "over":
         assert time.monotonic() < deadline, f"room {code} did not finish"
@@ -343,7 +364,8 @@ def room_limits() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def over_rooms(server_url: str) -> dict[tuple[str, str], str]:
-    """(game, language) -> the code of a finished all-bot room, its questions in that language when it can."""
+    """(game, language) -> the code of an all-bot room, its questions in that language when it can (all made at
+    the start, so they play on while the first tests run; each test waits for its own to finish)."""
     made: dict[tuple[str, str], str] = {}
     codes = {}
     for game_id in game_ids():
@@ -354,8 +376,6 @@ def over_rooms(server_url: str) -> dict[tuple[str, str], str]:
                 body = {"game": game_id, **OVER[game_id], "options": options}
                 made[key] = create(server_url, body)["code"]
             codes[(game_id, lang)] = made[key]
-    for code in made.values():
-        finished(server_url, code)
     return codes
 
 
@@ -378,6 +398,7 @@ def test_every_word_on_a_games_pages_is_from_the_pages_catalogue(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     reader.listen(page)
+    reader.site(server_url)
 
     # The lobby, the game chosen, every choice of its selects tried.
     visit(page, f"{server_url}/index.html", f'#game-select option[value="{game_id}"]')
@@ -414,6 +435,7 @@ def test_every_word_on_a_games_pages_is_from_the_pages_catalogue(
 
     # The game over of a finished room, and its replay.
     over = over_rooms[(game_id, lang)]
+    finished(server_url, over)
     reader.room(server_url, over)
     visit(page, f"{server_url}/room.html?code={over}&spectate=1", '[data-testid="over-summary"]')
     reader.read(page, "game-over")

@@ -72,7 +72,8 @@ export function mount(root, ctx) {
     drawnKey = key;
     const pawns = view.iq.map((iq, seat) => ({ square: squareOf.get(iq)?.id, seat, label: String(seat + 1), you: seat === ctx.seat }));
     const answererSquare = squareOf.get(view.iq[view.answerer])?.id;
-    const svg = drawBoard(view.board, pawns, { highlight: view.phase === "over" || answererSquare == null ? [] : [answererSquare] });
+    const boardKey = `cl.board.${view.board.id}`;
+    const svg = drawBoard(view.board, pawns, { highlight: view.phase === "over" || answererSquare == null ? [] : [answererSquare], title: t.has?.(boardKey) ? t(boardKey) : undefined });
     const [x0, y0, w, hgt] = svg.getAttribute("viewBox").split(" ").map(Number);
     svg.setAttribute("viewBox", `${x0} ${y0} ${w + LABELS} ${hgt}`);
     const byId = new Map(view.scale.squares.map((s) => [String(s.id), s]));

@@ -41,8 +41,10 @@ function categoryName(category, say) {
 
 function headingsList(ask, say, topicName) {
   const items = (ask.headings?.headings || []).map((hd, i) => {
-    const topic = hd.topic && topicName ? topicName(hd.topic) : hd.topic;
-    const label = [topic || categoryName(hd.category, say), hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
+    // A game that names its topics (topicName) says the heading's topic or category id in its words.
+    const id = hd.topic || hd.category;
+    const named = topicName && id ? topicName(id) : null;
+    const label = [(named !== id && named) || hd.topic || categoryName(hd.category, say), hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
     return label ? h("li", { "data-index": i }, label) : null;
   });
   return items.some(Boolean) ? h("ul", { class: "mt-quiz-headings" }, items) : null;
@@ -95,9 +97,15 @@ export function suggestionLine(say, suggestion) {
     h("span", { class: "mt-quiz-reason", "data-testid": "quiz-reason", "data-code": suggestion.code }, reasonText(say, suggestion)));
 }
 
+/** A card's answer in words: a true/false statement's "true"/"false" as the game says them. */
+export function answerText(say, answer) {
+  if (answer === "true" || answer === "false" || typeof answer === "boolean") return say(String(answer) === "true" ? "quiz.true" : "quiz.false");
+  return answer == null ? "" : String(answer);
+}
+
 /** What the answering side gave, in words: "true"/"false" as the game says them, nothing as "no answer". */
 export function givenText(say, given) {
-  if (given === "true" || given === "false") return say(given === "true" ? "quiz.true" : "quiz.false");
+  if (given === "true" || given === "false" || typeof given === "boolean") return answerText(say, given);
   return given ? String(given) : say("quiz.no_answer");
 }
 
@@ -125,7 +133,7 @@ export function verdictLine(say, result, nameOf, self = null) {
     h("p", {}, verdictWords(say, result), result.named != null ? ` (${say("quiz.items", result)})` : "", result.with_options ? ` · ${say("quiz.with_options")}` : "",
       ` · ${by}`, result.overruled ? ` · ${say("quiz.overruled")}` : ""),
     h("p", { class: "mt-quiz-reason", "data-testid": "quiz-verdict-reason" }, reasonText(say, result)),
-    h("p", {}, say("quiz.the_answer", { answer: result.answer })));
+    h("p", {}, say("quiz.the_answer", { answer: answerText(say, result.answer) })));
 }
 
 /** Who decided a verdict, in words: the reader by name (to that seat: "you decided"), the vote, the time, a pass. */
@@ -151,7 +159,7 @@ export function historyItem(say, entry, nameOf, self = null, latest = false) {
     h("p", { class: "mt-quiz-history-head" }, h("span", { "data-testid": "quiz-history-answerer" }, who), " — ", verdict),
     h("p", { class: "mt-quiz-history-prompt", "data-testid": "quiz-history-prompt" }, entry.prompt),
     h("p", { class: "muted" }, h("span", { "data-testid": "quiz-history-given" }, say("quiz.given", { text: givenText(say, entry.given) })), " · ",
-      h("span", { "data-testid": "quiz-history-answer" }, say("quiz.the_answer", { answer: entry.answer }))),
+      h("span", { "data-testid": "quiz-history-answer" }, say("quiz.the_answer", { answer: answerText(say, entry.answer) }))),
     entry.code ? h("p", { class: "muted", "data-testid": "quiz-history-reason" }, reasonText(say, entry)) : null);
 }
 
