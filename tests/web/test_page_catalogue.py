@@ -306,12 +306,13 @@ class Reader:
 
     def findings(self) -> list[str]:
         words = words_pattern(self.lang, self.game_id)
-        # What players bring (names, codes), taken out first; then the catalogue's words; then the content's words.
-        given = alternatives(sorted(self.names | self.codes))
+        # The catalogue's words are taken out first, then what players bring (names and their words, room codes,
+        # games' titles), then the content's words.
+        given = alternatives(sorted(self.names | self.codes | {w for n in self.names for w in re.findall(r"\w+", n)}))
         content_words = {w for text in self.content for w in re.findall(r"[^\W\d_]+", text)}
         found = []
         for (text, where), moment in self.seen.items():
-            rest = words.sub(" ", given.sub(" ", text))
+            rest = given.sub(" ", words.sub(" ", text))
             # Words of letters (a single letter is an option's letter, a unit), not the content's own.
             left = [
                 w for w in re.findall(r"\w+", rest) if re.search(r"[^\W\d]", w) and not re.fullmatch(r"[^\W\d_]", w)

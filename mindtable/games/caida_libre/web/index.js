@@ -10,7 +10,7 @@
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { nameList } from "../../js/games.js";
-import { describeAskAction, mountHistory, mountQuiz } from "../../js/quiz.js";
+import { answerText, describeAskAction, mountHistory, mountQuiz } from "../../js/quiz.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 56; // board.js: px per board unit
@@ -214,7 +214,7 @@ export function mount(root, ctx) {
     }
     if (ask.results.length) {
       parts.push(h("ul", { class: "cl-results", "data-testid": "cl-results" },
-        ask.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${r.answer}`))));
+        ask.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${answerText(t, r.answer)}`))));
     }
     const note = ask.role === "reader" && q ? ask.card?.questions?.[q.index]?.note : null;
     if (note) parts.push(h("p", { class: "muted cl-note", "data-testid": "cl-note" }, note));
@@ -230,7 +230,7 @@ export function mount(root, ctx) {
       h("p", { "data-testid": "cl-last-line", "data-correct": String(l.correct) }, t("cl.last_line", { name: name(l.answerer), type: t(`cl.type.${l.card_type}`), outcome })),
       h("ul", {}, l.moves.map((m) => h("li", {}, t("cl.move", { name: name(m.seat), before: m.before, after: m.after })))),
       ...(l.notes || []).map((n) => noteLine(n.code, n.params)),
-      h("ul", { class: "cl-results" }, l.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${r.answer}`))),
+      h("ul", { class: "cl-results" }, l.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${answerText(t, r.answer)}`))),
     ];
   }
 

@@ -11,6 +11,8 @@ import { cue } from "./sound.js";
 const params = new URLSearchParams(location.search);
 const code = normalizeCode(params.get("code"));
 const FATAL = new Set(["unknown_room", "bad_token", "not_a_seat"]);
+/** Refusals of a move the page offered, whose {action} is that move: said as "this move". */
+const WORDED_ACTION = new Set(["not_now", "system_action"]);
 
 const shell = {
   room: null,
@@ -272,6 +274,8 @@ function reasonText(err) {
   const known = shell.gameT.has ? shell.gameT.has(key) : has(key);
   if (!known) return err.message || err.code;
   const named = seatWords(err.params, err.seats, (seat) => seatLabel(shell.gameT, shell.room?.seats, seat));
+  // The move the player just tried is "this move" in words, never its type.
+  if (WORDED_ACTION.has(err.code) && typeof named.action === "string") named.action = t("error.this_action");
   return shell.gameT(key, labelWords(named, err.labels, shell.gameT));
 }
 
