@@ -88,7 +88,7 @@ OVER: dict[str, dict[str, Any]] = {
     },
     "eesti-malumang": {
         "players": 2,
-        "options": {"variant": "cards_only", "game_minutes": 1},
+        "options": {"variant": "outer_track", "cards_per_colour": 1},
         "bots": {"0": "knowing", "1": "knowing"},
         "bot_pace": "off",
     },
@@ -309,7 +309,7 @@ class Reader:
         # The catalogue's words are taken out first, then what players bring (names and their words, room codes,
         # games' titles), then the content's words.
         given = alternatives(sorted(self.names | self.codes | {w for n in self.names for w in re.findall(r"\w+", n)}))
-        content_words = {w for text in self.content for w in re.findall(r"[^\W\d_]+", text)}
+        content_words = {w for text in self.content for w in re.findall(r"\w+", text)}
         found = []
         for (text, where), moment in self.seen.items():
             rest = given.sub(" ", words.sub(" ", text))
