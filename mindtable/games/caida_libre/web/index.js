@@ -10,7 +10,7 @@
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { nameList } from "../../js/games.js";
-import { mountHistory, mountQuiz } from "../../js/quiz.js";
+import { answerText, describeAskAction, mountHistory, mountQuiz } from "../../js/quiz.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 56; // board.js: px per board unit
@@ -77,7 +77,8 @@ export function mount(root, ctx) {
     drawnKey = key;
     const pawns = view.iq.map((iq, seat) => ({ square: squareOf.get(iq)?.id, seat, label: String(seat + 1), you: seat === ctx.seat }));
     const answererSquare = squareOf.get(view.iq[view.answerer])?.id;
-    const svg = drawBoard(view.board, pawns, { highlight: view.phase === "over" || answererSquare == null ? [] : [answererSquare] });
+    const boardKey = `cl.board.${view.board.id}`;
+    const svg = drawBoard(view.board, pawns, { highlight: view.phase === "over" || answererSquare == null ? [] : [answererSquare], title: t.has?.(boardKey) ? t(boardKey) : undefined });
     const [x0, y0, w, hgt] = svg.getAttribute("viewBox").split(" ").map(Number);
     svg.setAttribute("viewBox", `${x0} ${y0} ${w + LABELS} ${hgt}`);
     const byId = new Map(view.scale.squares.map((s) => [String(s.id), s]));
@@ -223,7 +224,7 @@ export function mount(root, ctx) {
     }
     if (ask.results.length) {
       parts.push(h("ul", { class: "cl-results", "data-testid": "cl-results" },
-        ask.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${r.answer}`))));
+        ask.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${answerText(t, r.answer)}`))));
     }
     const note = ask.role === "reader" && q ? ask.card?.questions?.[q.index]?.note : null;
     if (note) parts.push(h("p", { class: "muted cl-note", "data-testid": "cl-note" }, note));
@@ -239,7 +240,7 @@ export function mount(root, ctx) {
       h("p", { "data-testid": "cl-last-line", "data-correct": String(l.correct) }, t("cl.last_line", { name: name(l.answerer), type: t(`cl.type.${l.card_type}`), outcome })),
       h("ul", {}, l.moves.map((m) => h("li", {}, t("cl.move", { name: name(m.seat), before: m.before, after: m.after })))),
       ...(l.notes || []).map((n) => noteLine(n.code, n.params)),
-      h("ul", { class: "cl-results" }, l.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${r.answer}`))),
+      h("ul", { class: "cl-results" }, l.results.map((r) => h("li", { class: r.correct ? "ok" : "bad" }, `${r.correct ? "✓" : "✗"} ${r.prompt} — ${answerText(t, r.answer)}`))),
     ];
   }
 
@@ -331,8 +332,11 @@ export const lobby = {
   },
 };
 
-export function describeAction(action) {
-  if (action.type === "target") return `target: seat ${action.target + 1}`;
-  if (action.type === "ask_choose") return `choose question ${action.question + 1}`;
-  return action.text ? `${action.type}: ${action.text}` : action.type;
+/** One line describing a recorded action, for the replay page. */
+export function describeAction(action, ctx) {
+  const { t } = ctx;
+  const asked = describeAskAction(action, t, ctx.seatName);
+  if (asked) return asked;
+  const name = action.seat === null || action.seat === undefined ? "" : ctx.seatName(action.seat);
+  return t(`cl.rec.${action.type}`, { name, target: Number.isInteger(action.target) ? ctx.seatName(action.target) : "" });
 }

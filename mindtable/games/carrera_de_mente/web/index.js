@@ -7,7 +7,7 @@
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { nameList } from "../../js/games.js";
-import { givenText, mountHistory, mountQuiz } from "../../js/quiz.js";
+import { describeAskAction, givenText, mountHistory, mountQuiz } from "../../js/quiz.js";
 
 const COLOURS = ["green", "skyblue", "yellow", "pink", "brown", "orange"];
 // The number's dice rolled in one action appear one after the other, this far apart (ms).
@@ -40,18 +40,18 @@ export function mount(root, ctx) {
   // question is over) that draft is dropped here instead of being refused by the server with a notice.
   let lastLegal = [];
   const quizCtx = { ...ctx, send: (action) => (action.type === "ask_type" && !lastLegal.some((a) => a.type === "ask_type") ? Promise.resolve() : ctx.send(action)) };
-  const quiz = mountQuiz(quizBox, quizCtx);
+  let lastView = null;
+  const topicName = (view, topic) => (t.has && t.has(`cm.topic.${topic}`) ? t(`cm.topic.${topic}`) : (view?.titles && view.titles[topic]) || topic);
+  const quiz = mountQuiz(quizBox, quizCtx, { topicName: (topic) => topicName(lastView, topic) });
   const history = mountHistory(historyBox, ctx);
   // The seat's turn, the dice, its buttons and the question come first (on a phone, at the top of the page); the
   // players and the board sit beside them on a wide screen, below them on a phone, with the history last.
   fill(root, h("div", { class: "mt-table-act" }, status, dice, actions, quizBox, lastBox), h("div", { class: "mt-table-side" }, players, boardBox), h("div", { class: "mt-table-more" }, historyBox));
-  let lastView = null;
   // The dice of a number rolled in one action ({digits, shown}): drawn one after the other, from its events.
   let reveal = null;
   let revealTimer = null;
 
   const send = (action) => ctx.send(action).catch(() => {});
-  const topicName = (view, topic) => (t.has && t.has(`cm.topic.${topic}`) ? t(`cm.topic.${topic}`) : (view.titles && view.titles[topic]) || topic);
 
   function statusLine(view) {
     const mine = view.turn === ctx.seat;
@@ -87,7 +87,8 @@ export function mount(root, ctx) {
     const squares = view.board.squares;
     const drawing = view.board.drawing;
     const pawns = view.pegs.map((peg, seat) => ({ square: squares[peg].id, seat, label: String(seat + 1), you: seat === ctx.seat }));
-    const svg = drawBoard(drawing, pawns, { highlight: [squares[view.pegs[view.turn]].id] });
+    const boardKey = `cm.board.${drawing.id}`;
+    const svg = drawBoard(drawing, pawns, { highlight: [squares[view.pegs[view.turn]].id], title: t.has?.(boardKey) ? t(boardKey) : undefined });
     const whose = ctx.seat === null || ctx.seat === undefined ? view.turn : ctx.seat;
     const held = view.prizes[whose] || [];
     const inBox = (view.tokens && view.tokens.supply) || {};
@@ -222,8 +223,12 @@ export function mount(root, ctx) {
   };
 }
 
-export function describeAction(action) {
-  if (action.colour) return `${action.type}: ${action.colour}`;
-  if (action.topic) return `${action.type}: ${action.topic}`;
-  return action.text ? `${action.type}: ${action.text}` : action.type;
+/** One line describing a recorded action, for the replay page. */
+export function describeAction(action, ctx) {
+  const { t } = ctx;
+  const asked = describeAskAction(action, t, ctx.seatName);
+  if (asked) return asked;
+  const name = action.seat === null || action.seat === undefined ? "" : ctx.seatName(action.seat);
+  const topic = t.has?.(`cm.topic.${action.topic}`) ? t(`cm.topic.${action.topic}`) : action.topic;
+  return t(`cm.rec.${action.type}`, { name, colour: action.colour ? t(`cm.colour.${action.colour}`) : "", topic });
 }

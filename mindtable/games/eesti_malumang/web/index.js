@@ -7,7 +7,7 @@
 import { fill, h } from "../../js/common.js";
 import { drawBoard } from "../../js/board.js";
 import { nameList } from "../../js/games.js";
-import { mountHistory, mountQuiz } from "../../js/quiz.js";
+import { describeAskAction, mountHistory, mountQuiz } from "../../js/quiz.js";
 
 // The categories' colours: those of the match's board (view.board.colours, by topic) when it has one, else
 // those of the game's own board (board.yaml), so a card is always the colour of its squares.
@@ -18,6 +18,20 @@ function boardFills(board) {
   const out = { ...FILL };
   for (const colour of Object.values(board?.colours || {})) if (colour.topic && colour.fill) out[colour.topic] = colour.fill;
   return out;
+}
+
+const CORNERS = ["nw", "ne", "se", "sw"];
+
+/** A square of the board in words: a corner by its compass name, else what the square is (an Estonia space,
+ * the finish, a circle of a category), never its id. */
+function squareName(board, id, t) {
+  if (CORNERS.includes(id)) return t(`em.corner.${id}`);
+  const square = (board?.squares || []).find((s) => s.id === id);
+  const topic = square && (board.colours?.[square.colour]?.topic || (FILL[square.colour] ? square.colour : null));
+  if (square?.kind === "finish") return t("em.square.finish");
+  if (square && (square.special === "estonia" || square.colour === "estonia")) return t("em.square.estonia");
+  if (topic) return t("em.square.topic", { category: t(`em.category.${topic}`) });
+  return t("em.square.space");
 }
 
 /** An Estonia card of `category`; several of a colour (variant 1) show their number beside it. */
@@ -141,13 +155,14 @@ export function mount(root, ctx) {
     const places = can("place");
     if (places.length) {
       buttons.push(h("p", {}, t("em.choose_place")));
-      places.forEach((a) => buttons.push(h("button", { type: "button", "data-testid": `em-place-${a.square}`, onclick: () => send({ type: "place", square: a.square }) }, a.square)));
+      places.forEach((a) => buttons.push(h("button", { type: "button", "data-testid": `em-place-${a.square}`, onclick: () => send({ type: "place", square: a.square }) }, squareName(view.board, a.square, t))));
     }
     if (moves.length) {
       buttons.push(h("p", {}, t("em.choose_move")));
       moves.forEach((a) => {
         const dirs = (view.landings || []).filter((l) => l.square === a.to).map((l) => t(`em.direction.${l.direction}`)).join(" / ");
-        buttons.push(h("button", { type: "button", "data-testid": `em-move-${a.to}`, onclick: () => send({ type: "move", to: a.to }) }, `${dirs || a.to} → ${a.to}`));
+        const square = squareName(view.board, a.to, t);
+        buttons.push(h("button", { type: "button", "data-testid": `em-move-${a.to}`, onclick: () => send({ type: "move", to: a.to }) }, dirs ? t("em.move_to", { direction: dirs, square }) : square));
       });
     }
     const cats = [...can("category"), ...can("final_category")];
@@ -228,9 +243,16 @@ export const lobby = {
   },
 };
 
-export function describeAction(action) {
-  if (action.to) return `${action.type}: ${action.to}`;
-  if (action.square) return `${action.type}: ${action.square}`;
-  if (action.category) return `${action.type}: ${action.category}`;
-  return action.text ? `${action.type}: ${action.text}` : action.type;
+/** One line describing a recorded action, for the replay page (`ctx.view`: the table just before it). */
+export function describeAction(action, ctx) {
+  const { t } = ctx;
+  const asked = describeAskAction(action, t, ctx.seatName);
+  if (asked) return asked;
+  const name = action.seat === null || action.seat === undefined ? "" : ctx.seatName(action.seat);
+  const where = action.to ?? action.square;
+  return t(`em.rec.${action.type}`, {
+    name,
+    square: where ? squareName(ctx.view?.board, where, t) : "",
+    category: action.category ? t(`em.category.${action.category}`) : "",
+  });
 }

@@ -3,6 +3,7 @@
 // game-module interface of docs/web.md. Every action sent is one that `legal` lists, with its parameters.
 
 import { fill as put, h as el, setText } from "../../js/common.js";
+import { formatNumber } from "../../js/i18n.js";
 
 const GLYPH = { sun: "☀", moon: "☾", lightning: "ϟ" };
 const SYMBOLS = ["sun", "moon", "lightning"];
@@ -399,7 +400,7 @@ export function mount(root, ctx) {
     box.dataset.running = "true";
     const tick = () => {
       const left = Math.max(0, ends - performance.now());
-      text.textContent = t("nr.seconds_left", { s: (left / 1000).toFixed(1) });
+      text.textContent = t("nr.seconds_left", { s: formatNumber(left / 1000, 1) });
       fill.style.width = `${Math.min(100, (100 * left) / limit)}%`;
       box.classList.toggle("urgent", left <= 5000);
       // Heard before the time runs out: a warning at 10 s (when the task is longer) and at 5 s.
@@ -693,7 +694,7 @@ export function mount(root, ctx) {
       wrong.set(p.place, wrong.has(p.place) ? `${wrong.get(p.place)}; ${text}` : text);
     }
     const who = c.seat === null ? t("nr.timer") : name(c.seat);
-    const verdict = c.reason === "time_up" ? t("nr.check.time_up", { s: (c.elapsed_ms / 1000).toFixed(1) }) : c.correct ? t(youKey("nr.check.correct", c.seat), { name: who, s: (c.elapsed_ms / 1000).toFixed(1) }) : t(youKey("nr.check.wrong", c.seat), { name: who, s: (c.elapsed_ms / 1000).toFixed(1) });
+    const verdict = c.reason === "time_up" ? t("nr.check.time_up", { s: formatNumber(c.elapsed_ms / 1000, 1) }) : c.correct ? t(youKey("nr.check.correct", c.seat), { name: who, s: formatNumber(c.elapsed_ms / 1000, 1) }) : t(youKey("nr.check.wrong", c.seat), { name: who, s: formatNumber(c.elapsed_ms / 1000, 1) });
     checkBox.hidden = false;
     checkBox.dataset.correct = c.correct ? "true" : "false";
     checkBox.dataset.round = c.round;
@@ -739,7 +740,7 @@ export function mount(root, ctx) {
         return t("nr.ev.round_started", { round: ev.round });
       case "checked":
         if (ev.reason === "time_up") return t("nr.ev.time_up", { round: ev.round });
-        return t(youKey(ev.correct ? "nr.ev.checked_ok" : "nr.ev.checked_bad", ev.seat), { name: name(ev.seat), s: (ev.elapsed_ms / 1000).toFixed(1) });
+        return t(youKey(ev.correct ? "nr.ev.checked_ok" : "nr.ev.checked_bad", ev.seat), { name: name(ev.seat), s: formatNumber(ev.elapsed_ms / 1000, 1) });
       case "card_drawn":
         return t("nr.ev.card_drawn", { name: name(ev.seat), level: ev.level });
       case "end_vote":
@@ -839,7 +840,7 @@ export function summary(result, data, { t, name }) {
   if (!view) return null;
   const checks = steps.flatMap((s) => s.events || []).filter((e) => e.type === "checked" && e.seat !== null && e.seat !== undefined);
   const winners = new Set(result?.winners || []);
-  const secs = (ms) => (ms / 1000).toFixed(1);
+  const secs = (ms) => formatNumber(ms / 1000, 1);
   const rows = view.players.map((p) => {
     const mine = checks.filter((c) => c.seat === p.seat);
     const good = mine.filter((c) => c.correct).map((c) => c.elapsed_ms);

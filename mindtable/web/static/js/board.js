@@ -26,7 +26,8 @@ export function squareFill(board, square) {
 /**
  * Draw `board` with `pawns` ([{square, label, seat, you}]). Returns an <svg> with data-square on each cell
  * and data-pawn on each pawn; `opts.onSquare(id)` makes squares clickable (a direction or target choice),
- * `opts.highlight` is a list of square ids to outline.
+ * `opts.highlight` is a list of square ids to outline, `opts.title` names the board in the page's words (else the
+ * board file's own title).
  */
 export function drawBoard(board, pawns = [], opts = {}) {
   const squares = board.squares || [];
@@ -42,7 +43,7 @@ export function drawBoard(board, pawns = [], opts = {}) {
     viewBox: `0 0 ${width} ${height}`,
     class: "mt-board",
     role: opts.onSquare ? "group" : "img", // an image holds no buttons (axe: nested-interactive)
-    "aria-label": board.title || board.id,
+    "aria-label": opts.title || board.title || board.id,
     "data-board": board.id,
   });
   svg.append(

@@ -45,9 +45,28 @@ export async function initI18n() {
   return current;
 }
 
+const numberFormats = new Map();
+/**
+ * A number as the page's language writes it ("273,15" in Estonian and Spanish, "273.15" in English), without
+ * grouping (years and card numbers stay "1918"); `digits` fixes the decimals shown.
+ */
+export function formatNumber(value, digits = null) {
+  const key = `${current}/${digits}`;
+  if (!numberFormats.has(key)) {
+    const fixed = digits === null ? { maximumFractionDigits: 20 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+    numberFormats.set(key, new Intl.NumberFormat(current, { useGrouping: false, ...fixed }));
+  }
+  return numberFormats.get(key).format(value);
+}
+
+/** A parameter as text: a number in the page's language's way (a decimal comma in Estonian), else as it is. */
+function paramText(value) {
+  return typeof value === "number" && Number.isFinite(value) ? formatNumber(value) : String(value);
+}
+
 function format(text, params) {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? paramText(params[name]) : whole));
 }
 
 /**
@@ -86,6 +105,8 @@ export function t(key, params) {
 export function has(key) {
   return key in messages || key in fallback || `${key}#other` in messages || `${key}#other` in fallback;
 }
+// The shell's translator answers `has` like a game's (makeT), so helpers take either.
+t.has = has;
 
 /** A translator that looks in a game's strings first, then the shell's. */
 export function makeT(gameStrings) {

@@ -39,9 +39,12 @@ function categoryName(category, say) {
   return text === key ? category : text;
 }
 
-function headingsList(ask, say) {
+function headingsList(ask, say, topicName) {
   const items = (ask.headings?.headings || []).map((hd, i) => {
-    const label = [hd.topic || categoryName(hd.category, say), hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
+    // A game that names its topics (topicName) says the heading's topic or category id in its words.
+    const id = hd.topic || hd.category;
+    const named = topicName && id ? topicName(id) : null;
+    const label = [(named !== id && named) || hd.topic || categoryName(hd.category, say), hd.penalty ? say("quiz.penalty", { penalty: hd.penalty }) : null].filter(Boolean).join(" ");
     return label ? h("li", { "data-index": i }, label) : null;
   });
   return items.some(Boolean) ? h("ul", { class: "mt-quiz-headings" }, items) : null;
@@ -52,12 +55,13 @@ function optionList(options) {
 }
 
 /** The question card as the answering side (and everyone but the reader) sees it: no answer anywhere. With
- * `{options: false}` it leaves the options out (the page shows them as the answer buttons: not twice). */
-export function questionCard(ask, say, { options = true } = {}) {
+ * `{options: false}` it leaves the options out (the page shows them as the answer buttons: not twice). A game
+ * whose card headings are topic ids names them in its words (`topicName(id)`). */
+export function questionCard(ask, say, { options = true, topicName = null } = {}) {
   const q = ask.question;
   const card = h("section", { class: "mt-quiz-card mt-quiz-question", "data-testid": "quiz-question" });
   card.append(h("h3", {}, say(ask.role === "answerer" ? "quiz.your_question" : "quiz.question")));
-  const headings = headingsList(ask, say);
+  const headings = headingsList(ask, say, topicName);
   if (headings) card.append(headings); // (append(null) would write "null")
   if (!q) return card;
   card.append(h("p", { class: "mt-quiz-prompt", "data-testid": "quiz-prompt" }, q.prompt));
@@ -94,10 +98,30 @@ export function suggestionLine(say, suggestion) {
     h("span", { class: "mt-quiz-reason", "data-testid": "quiz-reason", "data-code": suggestion.code }, reasonText(say, suggestion)));
 }
 
+/** A card's answer in words: a true/false statement's "true"/"false" as the game says them. */
+export function answerText(say, answer) {
+  if (answer === "true" || answer === "false" || typeof answer === "boolean") return say(String(answer) === "true" ? "quiz.true" : "quiz.false");
+  return answer == null ? "" : String(answer);
+}
+
 /** What the answering side gave, in words: "true"/"false" as the game says them, nothing as "no answer". */
 export function givenText(say, given) {
-  if (given === "true" || given === "false") return say(given === "true" ? "quiz.true" : "quiz.false");
+  if (given === "true" || given === "false" || typeof given === "boolean") return answerText(say, given);
   return given ? String(given) : say("quiz.no_answer");
+}
+
+/**
+ * A recorded action of the ask step (ask_choose, ask_answer, ask_vote...) in words, for the replay page; null for
+ * an action of another step. Answers "true"/"false" are said as the game says them.
+ */
+export function describeAskAction(action, say, nameOf) {
+  if (!String(action.type).startsWith("ask_")) return null;
+  const name = action.seat === null || action.seat === undefined ? "" : nameOf(action.seat);
+  const type = action.type === "ask_vote" ? `ask_vote_${action.verdict === "right" ? "right" : "wrong"}` : action.type;
+  const key = `quiz.rec.${type}`;
+  const text = "text" in action ? givenText(say, action.text) : "";
+  const words = say(key, { name, text, n: (action.question ?? 0) + 1, named: action.named ?? "" });
+  return words === key ? null : words;
 }
 
 /** The decided verdict: right or wrong, who decided (to the seat `self` that decided: "you decided"), the reason
@@ -110,7 +134,7 @@ export function verdictLine(say, result, nameOf, self = null) {
     h("p", {}, verdictWords(say, result), result.named != null ? ` (${say("quiz.items", result)})` : "", result.with_options ? ` · ${say("quiz.with_options")}` : "",
       ` · ${by}`, result.overruled ? ` · ${say("quiz.overruled")}` : ""),
     h("p", { class: "mt-quiz-reason", "data-testid": "quiz-verdict-reason" }, reasonText(say, result)),
-    h("p", {}, say("quiz.the_answer", { answer: result.answer })));
+    h("p", {}, say("quiz.the_answer", { answer: answerText(say, result.answer) })));
 }
 
 /** Who decided a verdict, in words: the reader by name (to that seat: "you decided"), the vote, the time, a pass. */
@@ -136,7 +160,7 @@ export function historyItem(say, entry, nameOf, self = null, latest = false) {
     h("p", { class: "mt-quiz-history-head" }, h("span", { "data-testid": "quiz-history-answerer" }, who), " — ", verdict),
     h("p", { class: "mt-quiz-history-prompt", "data-testid": "quiz-history-prompt" }, entry.prompt),
     h("p", { class: "muted" }, h("span", { "data-testid": "quiz-history-given" }, say("quiz.given", { text: givenText(say, entry.given) })), " · ",
-      h("span", { "data-testid": "quiz-history-answer" }, say("quiz.the_answer", { answer: entry.answer }))),
+      h("span", { "data-testid": "quiz-history-answer" }, say("quiz.the_answer", { answer: answerText(say, entry.answer) }))),
     entry.code ? h("p", { class: "muted", "data-testid": "quiz-history-reason" }, reasonText(say, entry)) : null);
 }
 
@@ -298,7 +322,7 @@ export function mountQuiz(root, ctx, opts = {}) {
     // The asker who must decide reads the card, the answer given, the judge's suggestion and the verdict buttons
     // first, one after the other; the question as the others see it comes after them (issue #28: in view).
     const deciding = legal.has("ask_confirm") || legal.has("ask_overrule");
-    if (!deciding) parts.push(questionCard(ask, say, { options: !optionButtons }));
+    if (!deciding) parts.push(questionCard(ask, say, { options: !optionButtons, topicName: opts.topicName }));
     const deadline = ask.deadline ?? ask.judge_deadline;
     if (deadline != null && ask.phase !== "decided") {
       const c = countdown(deadline, msg.clock ?? 0, say);
@@ -381,7 +405,7 @@ export function mountQuiz(root, ctx, opts = {}) {
     } else if (ask.phase === "judge") {
       parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_reader", { name: nameOf(ask.reader) })));
     }
-    if (deciding) parts.push(questionCard(ask, say));
+    if (deciding) parts.push(questionCard(ask, say, { topicName: opts.topicName }));
     if (legal.has("ask_call_vote")) parts.push(h("button", { type: "button", "data-testid": "quiz-call-vote", onclick: () => send({ type: "ask_call_vote" }) }, say("quiz.call_vote")));
     if (ask.phase === "vote") parts.push(h("p", { class: "muted" }, say("quiz.waiting_vote")));
     if (legal.has("ask_vote")) {

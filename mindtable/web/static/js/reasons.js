@@ -1,4 +1,4 @@
-// A refusal's parameters as people read them (docs/protocol.md, "rejected"): seat numbers become the seats' names,
+// A refusal in words, and its parameters as people read them (docs/protocol.md, "rejected"): seat numbers become the seats' names,
 // ids with a label (a colour, a topic) the page's own words. The shell knows no game: the server says which
 // parameters are which (`err.seats`, `err.labels`), as each game declares them.
 
@@ -29,4 +29,15 @@ export function labelWords(params, labels, gameT) {
     else if (Array.isArray(value)) out[name] = value.map(say).join(", ");
   }
   return out;
+}
+
+/**
+ * A refusal or error of the server in the page's words: `error.<code>` with its parameters (the game's strings
+ * first when `tr` is a game's translator, then the shell's); the server's English message only for a code no
+ * table knows (a newer server's), and the shell's "server error" when there is neither.
+ */
+export function errorWords(err, tr) {
+  const key = `error.${err?.code}`;
+  if (err?.code && tr.has?.(key)) return tr(key, err.params || {});
+  return err?.message || tr("error.server");
 }

@@ -6,7 +6,8 @@
 
 import { $, api, fill, h, normalizeCode, typingInField } from "./common.js";
 import { loadGame, seatLabel } from "./games.js";
-import { initI18n, languageSwitch, t } from "./i18n.js";
+import { formatNumber, initI18n, languageSwitch, t } from "./i18n.js";
+import { errorWords } from "./reasons.js";
 
 const params = new URLSearchParams(location.search);
 const code = normalizeCode(params.get("code"));
@@ -27,8 +28,11 @@ function total() {
   return rp.record.actions.length;
 }
 
-function actionText(action) {
-  if (rp.loaded?.module.describeAction) return rp.loaded.module.describeAction(action, { t: rp.gameT, seatName });
+/** A recorded action in the game's words; `index` is its place in the record (the table before it is step
+ * `index`, when the server sent per-step views). */
+function actionText(action, index) {
+  const view = rp.steps?.[index]?.view ?? null;
+  if (rp.loaded?.module.describeAction) return rp.loaded.module.describeAction(action, { t: rp.gameT, seatName, view });
   const who = action.seat === null || action.seat === undefined ? t("replay.system") : seatName(action.seat);
   const { type, seat: _s, at: _a, ...rest } = action;
   const extra = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : "";
@@ -36,7 +40,7 @@ function actionText(action) {
 }
 
 function timeText(action) {
-  return typeof action.at === "number" ? `${(action.at / 1000).toFixed(1)} s` : "";
+  return typeof action.at === "number" ? t("replay.seconds", { s: formatNumber(action.at / 1000, 1) }) : "";
 }
 
 /** "Last level: 2" with the game's own labels when it has them, and its values as its lobby form shows them. */
@@ -87,7 +91,7 @@ function renderSteps() {
     h("li", { "data-step": 0, class: "replay-step" }, h("button", { type: "button", class: "linkish", onclick: () => go(0) }, t("replay.start"))),
     rp.record.actions.map((action, i) =>
       h("li", { "data-step": i + 1, class: "replay-step" },
-        h("button", { type: "button", class: "linkish", onclick: () => go(i + 1) }, h("span", { class: "muted step-time" }, timeText(action)), " ", actionText(action))),
+        h("button", { type: "button", class: "linkish", onclick: () => go(i + 1) }, h("span", { class: "muted step-time" }, timeText(action)), " ", actionText(action, i))),
     ),
   );
   $("#steps-panel").hidden = false;
@@ -110,7 +114,7 @@ function go(index, { fromPlay = false } = {}) {
   const action = rp.index ? rp.record.actions[rp.index - 1] : null;
   fill(
     $("#current"),
-    h("strong", {}, action ? actionText(action) : t("replay.start")),
+    h("strong", {}, action ? actionText(action, rp.index - 1) : t("replay.start")),
     action && timeText(action) ? h("span", { class: "muted" }, ` · ${timeText(action)}`) : null,
     rp.index === total() && rp.record.result ? h("p", {}, t("replay.final")) : null,
   );
@@ -224,7 +228,7 @@ async function main() {
   } catch (err) {
     if (err.status === 403) notice(t("replay.not_over"), "info");
     else if (err.status === 404) notice(t("error.unknown_room"));
-    else notice(`${t("error.server")}: ${err.message}`);
+    else notice(`${t("error.server")}: ${errorWords(err, t)}`);
     return;
   }
   rp.record.actions = rp.record.actions || [];

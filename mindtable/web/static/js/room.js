@@ -3,7 +3,7 @@
 
 import { $, announce, api, fill, forgetSeat, h, loadHereSeats, loadSeat, normalizeCode, rememberName, saveHereSeats, saveSeat, savedName, setText, settings, toast } from "./common.js";
 import { Connection } from "./connection.js";
-import { labelWords, seatWords } from "./reasons.js";
+import { errorWords, labelWords, seatWords } from "./reasons.js";
 import { loadGame, overWords, seatLabel } from "./games.js";
 import { has, initI18n, lang, languageSwitch, t } from "./i18n.js";
 import { cue } from "./sound.js";
@@ -11,6 +11,8 @@ import { cue } from "./sound.js";
 const params = new URLSearchParams(location.search);
 const code = normalizeCode(params.get("code"));
 const FATAL = new Set(["unknown_room", "bad_token", "not_a_seat"]);
+/** Refusals of a move the page offered, whose {action} is that move: said as "this move". */
+const WORDED_ACTION = new Set(["not_now", "system_action"]);
 
 const shell = {
   room: null,
@@ -278,6 +280,8 @@ function reasonText(err) {
   const known = shell.gameT.has ? shell.gameT.has(key) : has(key);
   if (!known) return err.message || err.code;
   const named = seatWords(err.params, err.seats, (seat) => seatLabel(shell.gameT, shell.room?.seats, seat));
+  // The move the player just tried is "this move" in words, never its type.
+  if (WORDED_ACTION.has(err.code) && typeof named.action === "string") named.action = t("error.this_action");
   return shell.gameT(key, labelWords(named, err.labels, shell.gameT));
 }
 
@@ -314,8 +318,8 @@ function onMessage(msg, info) {
         $("#leave-button").hidden = true;
         notice(t("error.bad_token"));
         showJoin();
-      } else notice(`${t(`error.${msg.code}`)} ${msg.message || ""}`);
-    } else toast(`${t("error.server")}: ${msg.message || msg.code}`, "error");
+      } else notice(errorWords(msg, t));
+    } else toast(`${t("error.server")}: ${errorWords(msg, t)}`, "error");
     return;
   }
   if (msg.kind === "accepted" || msg.kind === "rejected") return; // handled by the promise in send()
@@ -480,14 +484,14 @@ async function rematch(event) {
           const joined = await api("POST", `/api/rooms/${code}/rematch`, {}, entry.token);
           if (joined.token && joined.code === answer.code) seated.push({ seat: joined.seat, token: joined.token, name: entry.name });
         } catch (err) {
-          toast(`${entry.name}: ${err.message}`, "error");
+          toast(`${entry.name}: ${errorWords(err, t)}`, "error");
         }
       }
       if (seated.length) saveHereSeats(answer.code, seated);
     }
     location.href = `room.html?code=${encodeURIComponent(answer.code)}${answer.token ? "" : "&spectate=1"}`;
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorWords(err, t), "error");
   }
 }
 
@@ -538,7 +542,7 @@ function joinError(err) {
   }
   if (err.code === "game_over" || err.code === "room_over") return showFinished();
   if (err.status === 409) return notice(has(`error.${err.code}`) ? t(`error.${err.code}`) : t("join.full"));
-  notice(has(`error.${err.code}`) ? t(`error.${err.code}`, err.params) : `${t("error.join_failed")}: ${err.message}`);
+  notice(has(`error.${err.code}`) ? t(`error.${err.code}`, err.params) : `${t("error.join_failed")}: ${errorWords(err, t)}`);
 }
 
 /** A finished room: say so, with the way to its replay, and show its final table. */
@@ -575,7 +579,7 @@ async function leave() {
   try {
     await api("POST", `/api/rooms/${code}/leave`, {}, shell.token);
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorWords(err, t), "error");
     return;
   }
   for (const entry of shell.here?.values() || []) {
@@ -623,7 +627,7 @@ async function main() {
     shell.room = await api("GET", `/api/rooms/${code}`);
   } catch (err) {
     setStatus("idle");
-    notice(err.status === 404 ? t("error.unknown_room") : `${t("error.server")}: ${err.message}`);
+    notice(err.status === 404 ? t("error.unknown_room") : `${t("error.server")}: ${errorWords(err, t)}`);
     return;
   }
   try {
