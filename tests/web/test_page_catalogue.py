@@ -111,6 +111,8 @@ CONTENT_KEYS = {
 CONTENT_LISTS = {"accept", "headings"}
 #: Tokens that are no words: a room code (the lobby lists other rooms too), a card's number ("tarjeta 5A").
 ALLOWED_TOKEN = re.compile(r"[A-Z0-9]{6}|\d+[A-Za-z]")
+#: The words the browser's Intl.ListFormat joins names with ("Ada and Alan"): the language's, not the catalogue's.
+LIST_WORDS = {"en": {"and"}, "es": {"y", "e"}, "et": {"ja"}}
 
 COLLECT = """() => {
   const out = [];
@@ -224,9 +226,12 @@ def words_pattern(lang: str, game_id: str) -> re.Pattern[str]:
     pieces: set[str] = set(ENDONYMS)
     for text in catalogue(lang, game_id).values():
         for piece in re.split(r"\{\w+\}", text):
-            piece = piece.strip()
-            if re.search(r"[^\W\d_]", piece):
-                pieces.update((piece, piece[:1].upper() + piece[1:]))
+            # a piece between parameters may start or end with a digit that a parameter's digits touch
+            # ("{digit}0-{digit}9 (first digit {digit})"); a long placeholder is shown without its bracket
+            for part in (piece, re.sub(r"^[\W\d_]+|[\W\d_]+$", "", piece), piece.split(" (")[0]):
+                part = part.strip()
+                if re.search(r"[^\W\d_]", part):
+                    pieces.update((part, part[:1].upper() + part[1:]))
     return alternatives(pieces)
 
 
@@ -318,6 +323,7 @@ class Reader:
                 w for w in re.findall(r"\w+", rest) if re.search(r"[^\W\d]", w) and not re.fullmatch(r"[^\W\d_]", w)
             ]
             left = [w for w in left if (w not in content_words or "_" in w) and not ALLOWED_TOKEN.fullmatch(w)]
+            left = [w for w in left if w not in LIST_WORDS[self.lang]]
             if left:
                 found.append(f"{self.lang} {moment}: {' '.join(sorted(set(left)))!r} in {text[:90]!r} @ {where}")
             if self.lang == "et":
