@@ -281,4 +281,3 @@ def fill_same(message: dict[str, Any], before: dict[str, Any] | None) -> dict[st
             raise ValueError(f"a state frame names {part!r} as unchanged, but no earlier view of this stream has it")
         view.setdefault(part, before[part])
     return view
-

@@ -44,7 +44,7 @@ def test_frames_leave_out_the_unchanged_board_and_history_and_clients_see_every_
             record = (await http.get(f"/api/rooms/{code}/record")).json()
         return code, raw_frames, sizes, record
 
-    code, frames, sizes, record = asyncio.run(scenario())
+    _code, frames, sizes, record = asyncio.run(scenario())
     steps = mindtable.replay_steps(record, seat=None)
     assert "same" not in frames[0] and "board" in frames[0]["view"], "the first frame a client gets is whole"
     trimmed = [f for f in frames if "same" in f]
