@@ -95,6 +95,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         **os.environ,
         "MINDTABLE_GAMES": "riddle-relay=tests.reference_game:GAME,quiz-relay=tests.reference_quiz:GAME",
         "PYTHONPATH": str(REPO),
+        # Rooms only bots play stand still while nobody watches them (30 s by default). Tests make all-bot rooms
+        # at the start and look at them later, on a slow machine minutes later: they must play on unwatched.
+        "MINDTABLE_LIMIT_BOT_ROOM_GRACE_S": os.environ.get("MINDTABLE_LIMIT_BOT_ROOM_GRACE_S", "3600"),
     }
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCHER, db_url, str(port)], cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=env
