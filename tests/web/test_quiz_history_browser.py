@@ -35,7 +35,7 @@ GAMES = Path(mindtable.__file__).parent / "games"
 #: The bot's pace in these rooms (seconds of thought per step).
 PACE = 0.3
 #: How late a state may leave the room after its step (saved, then sent) on a busy machine.
-SENDING_SLACK_MS = 150
+SENDING_SLACK_MS = 200
 #: How many decided questions each game is played for at least (or to its end): until everyone, the bot too, has
 #: answered one.
 QUESTIONS = 7
