@@ -34,6 +34,25 @@ CHROMIUM_ARGS = [
 ]
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
+#: The example plugin of this checkout (a separate package): on the path of the tests and of their server, and
+#: registered in both, so the web tests run over it as over any installed game (an installed copy of another
+#: checkout is not the one tested).
+PLUGIN = REPO / "examples" / "stepping-stones"
+PLUGIN_GAMES = "stepping-stones=stepping_stones:GAME"
+
+
+def _with_plugin() -> None:
+    """This process sees the checkout's plugin (before any installed copy of it), registered as it is."""
+    if str(PLUGIN) not in sys.path:
+        sys.path.insert(0, str(PLUGIN))
+    from stepping_stones import GAME
+
+    from mindtable.core.registry import register_game
+
+    register_game(GAME)
+
+
+_with_plugin()
 
 LAUNCHER = """
 import sys, uvicorn
@@ -93,8 +112,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # The reference game of the core (tests/reference_game.py) is added for the generic table's tests.
     env = {
         **os.environ,
-        "MINDTABLE_GAMES": "riddle-relay=tests.reference_game:GAME,quiz-relay=tests.reference_quiz:GAME",
-        "PYTHONPATH": str(REPO),
+        "MINDTABLE_GAMES": ",".join(
+            ("riddle-relay=tests.reference_game:GAME", "quiz-relay=tests.reference_quiz:GAME", PLUGIN_GAMES)
+        ),
+        "PYTHONPATH": os.pathsep.join((str(REPO), str(PLUGIN))),
         # Rooms only bots play stand still while nobody watches them (30 s by default). Tests make all-bot rooms
         # at the start and look at them later, on a slow machine minutes later: they must play on unwatched.
         "MINDTABLE_LIMIT_BOT_ROOM_GRACE_S": os.environ.get("MINDTABLE_LIMIT_BOT_ROOM_GRACE_S", "3600"),

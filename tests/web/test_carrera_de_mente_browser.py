@@ -18,12 +18,14 @@ import pytest
 
 from tests.carrera_de_mente.player import Step, plan
 from tests.carrera_de_mente.test_scripted_player import MOST_ACTIONS
-from tests.web.conftest import get_json, room_code
+from tests.web.conftest import get_json, post_json, room_code
 from tests.web.quiz_pages import ask_card_leaks, frames_by_seat, here_tokens, pass_the_page, record_sockets
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 10_000
 GAME_ID = "carrera-de-mente"
+#: The page's own words (its catalogue), en/es/et.
+GAME_WORDS = Path(__file__).resolve().parents[2] / "mindtable" / "games" / "carrera_de_mente" / "web" / "i18n"
 #: The first state after ``seq`` in which this page may act, or the end of the game.
 NEXT_STATE = """(n) => {
   const s = window.mindtableShell && window.mindtableShell.lastState;
@@ -416,5 +418,46 @@ def test_one_click_rolls_the_question_number_and_the_page_shows_its_three_dice_o
     assert shown[shown.index(digits[:1]) :] == [digits[:1], digits[:2], digits], shown
     assert f"question {int(digits)}" in page.locator('[data-testid="cm-topic"]').inner_text()
     assert page.locator('[data-testid="cm-roll-number"]').count() == 0
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "et"])
+def test_the_boards_marks_have_a_legend_and_its_squares_say_what_they_are_in_the_pages_language(
+    browser: Any, server_url: str, lang: str
+) -> None:
+    """Beside the board, what its ➜, ★ and ⬡ mean, in the page's words; a square's tooltip (its SVG title) names
+    it, its colour and booklet, and a star, in the page's language too (not the board file's English ids)."""
+    words = json.loads((GAME_WORDS / f"{lang}.json").read_text(encoding="utf-8"))
+    created = post_json(
+        f"{server_url}/api/rooms",
+        {"game": GAME_ID, "players": 2, "name": "Ana", "bots": {"1": "knowing"}, "options": {"board": "small"}},
+    )
+    locale = {"en": "en-US", "es": "es-ES", "et": "et-EE"}[lang]
+    context, page = _seat_page(browser, server_url, created["code"], created["seat"], created["token"], locale)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.wait_for_selector('[data-testid="cm-marks"] li')
+    legend = page.locator('[data-testid="cm-marks"]')
+    assert legend.is_visible() and legend.get_attribute("aria-label") == words["cm.marks"]
+    shown = {
+        item.get_attribute("data-mark"): " ".join(item.inner_text().split()) for item in legend.locator("li").all()
+    }
+    glyphs = {"start": "➜", "star": "★", "token": "⬡"}
+    assert shown == {mark: f"{glyph} {words[f'cm.mark.{mark}']}" for mark, glyph in glyphs.items()}
+    # the marks the legend explains are the board's: the arrows, the stars and their prize tokens
+    board = page.locator('[data-testid="cm-board"] svg.mt-board')
+    assert board.locator(".mt-square-mark", has_text="➜").count() == 1
+    assert board.locator(".mt-square-mark", has_text="★").count() == 6
+    assert board.locator(".cm-star-token").count() == 6
+    # s2 of the small board: sky blue, History and Geography, a star; s0 is the arrows, a grey square
+    title = board.locator('[data-square="s2"] > title').text_content()
+    colour = words["cm.square.colour"].format(
+        colour=words["cm.colour.skyblue"], topic=words["cm.topic.history_geography"]
+    )
+    assert title == f"{words['cm.square.n'].format(n=2)} · {colour} · {words['cm.square.star']}"
+    start = board.locator('[data-square="s0"] > title').text_content()
+    grey = words["cm.square.colour"].format(colour=words["cm.colour.grey"], topic=words["cm.free_topic"])
+    assert start == f"{words['cm.square.start'].format(n=0)} · {grey}"
     assert errors == []
     context.close()

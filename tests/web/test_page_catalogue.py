@@ -53,13 +53,15 @@ ROOM_LIMITS = {
 #: Moments of play read on the room page (one before each press of a button or typed answer).
 MOMENTS = 14
 
-#: The built-in games with a page: (players, the bot that faces the page's seat, options for a short game).
+#: The games with a page, built in or the example plugin: (players, the bot that faces the page's seat, options
+#: for a short game).
 PLAY: dict[str, dict[str, Any]] = {
     "the-mind": {"players": 2, "bot": "proportional", "options": {"last_level": 2}},
     "neurorace": {"players": 2, "bot": "solver", "options": {"countdown_seconds": 0, "max_rounds": 2}},
     "carrera-de-mente": {"players": 2, "bot": "knowing", "options": {"board": "small"}},
     "caida-libre": {"players": 2, "bot": "knowing", "options": {}},
     "eesti-malumang": {"players": 2, "bot": "knowing", "options": {}},
+    "stepping-stones": {"players": 2, "bot": "knowing", "options": {"stones": 3}},
 }
 #: All-bot rooms that end soon, for the game over and the replay.
 OVER: dict[str, dict[str, Any]] = {
@@ -89,6 +91,12 @@ OVER: dict[str, dict[str, Any]] = {
     "eesti-malumang": {
         "players": 2,
         "options": {"variant": "outer_track", "cards_per_colour": 1},
+        "bots": {"0": "knowing", "1": "knowing"},
+        "bot_pace": "off",
+    },
+    "stepping-stones": {
+        "players": 2,
+        "options": {"stones": 2},
         "bots": {"0": "knowing", "1": "knowing"},
         "bot_pace": "off",
     },
@@ -457,6 +465,15 @@ def test_every_word_on_a_games_pages_is_from_the_pages_catalogue(
     found = reader.findings()
     assert found == [], f"{len(found)} strings not from the {lang} catalogue:\n" + "\n".join(found)
     assert errors == []
+
+
+def test_every_installed_game_with_a_page_is_read_in_every_language() -> None:
+    """A game with a page of its own (built in or a plugin) has its moments of play and its finished room here,
+    so none of its pages goes unread."""
+    with_page = [g for g in mindtable.available_game_ids() if mindtable.get_game(g).web_module]
+    assert "stepping-stones" in with_page  # the example plugin is installed for the web tests (conftest)
+    assert sorted(g for g in with_page if g not in PLAY or g not in OVER) == []
+    assert game_ids() == [g for g in PLAY if g in with_page]
 
 
 def server_codes() -> dict[str, set[str]]:

@@ -123,3 +123,15 @@ def test_every_room_option_and_its_choices_have_words_in_every_language(game_id:
             if isinstance(choice, str) and not choice.isdigit() and f"option.{o.name}.{choice}" not in words
         ]
         assert missing == [], f"{game_id} {lang}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_category_of_the_shipped_banks_is_named_in_the_sites_tables(lang: str) -> None:
+    """A quiz card's heading says its category (js/quiz.js ``quiz.category.<id>``): a game that deals mindtable's
+    shipped banks (a plugin such as the example's) shows them in the page's words, not as the bank's ids."""
+    from mindtable.trivia.bank import load_bank, shipped_bank_dir
+
+    categories = {q.category for path in shipped_bank_dir().glob("*/*.yaml") for q in load_bank(path).questions}
+    assert {"geography", "natural science", "sport"} <= categories
+    words = load(STATIC_DIR / "i18n" / f"{lang}.json")
+    assert sorted(c for c in categories if f"quiz.category.{c}" not in words) == []

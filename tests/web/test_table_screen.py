@@ -311,3 +311,43 @@ def test_the_waiting_room_links_to_its_table_screen(browser: Any, server_url: st
     assert page.locator('[data-testid="table-turn-names"]').inner_text() == "Esperando jugadores"
     assert errors == []
     context.close()
+
+
+#: The board of the game on the table screen: where its box is, and the page's own height (a page taller than the
+#: window scrolls).
+BOARD_BOX = """() => {
+  const box = document.querySelector("#game .mt-board").getBoundingClientRect();
+  return { bottom: box.bottom + window.scrollY, height: box.height, page: document.documentElement.scrollHeight };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [TV, {"width": 1280, "height": 720}], ids=["1920x1080", "1280x720"])
+@pytest.mark.parametrize(
+    ("game_id", "room"),
+    [
+        ("carrera-de-mente", {"players": 2, "bots": {"1": "knowing"}}),
+        ("caida-libre", {"players": 2, "bots": {"1": "knowing"}, "options": {"language": "en"}}),
+        ("eesti-malumang", {"players": 2, "bots": {"1": "knowing"}, "options": {"language": "en"}}),
+    ],
+    ids=["carrera-de-mente", "caida-libre", "eesti-malumang"],
+)
+def test_the_board_fits_on_the_table_screen(
+    browser: Any, server_url: str, screenshots: Path, game_id: str, room: dict[str, Any], viewport: dict[str, int]
+) -> None:
+    """Read from across the room, the board is drawn as large as the screen allows, and no larger: its bottom edge
+    is on the screen, and so is all that comes under it (the colours' legend: nobody scrolls a TV), and it takes at
+    least half the screen's height (issue #28: Carrera's and Eesti's legends ran past the bottom of the screen, the
+    page 1150 px and 1091 px tall at 1080, 779 px and 736 px at 720)."""
+    code = _post(f"{server_url}/api/rooms", {"game": game_id, "name": "Ana", "bot_pace": "off", **room})["code"]
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    page, errors, _frames = watched_page(context, TIMEOUT_MS)
+    page.goto(f"{server_url}/table.html?code={code}")
+    page.wait_for_selector("#game .mt-board")
+    page.wait_for_function("() => window.mindtableTable.lastState")
+    page.wait_for_timeout(300)
+    box = page.evaluate(BOARD_BOX)
+    page.screenshot(path=str(screenshots / f"table-screen-board-{game_id}-{viewport['width']}.png"))
+    assert box["bottom"] <= viewport["height"] and box["page"] <= viewport["height"], box
+    assert box["height"] >= viewport["height"] / 2, box
+    assert errors == []
+    context.close()

@@ -2,7 +2,7 @@
 // components (js/quiz.js) for the question, the reader's card, the verdict and the answer box (docs/web.md).
 
 import { fill, h } from "../../js/common.js";
-import { mountQuiz } from "../../js/quiz.js";
+import { describeAskAction, mountQuiz } from "../../js/quiz.js";
 
 export function mount(root, ctx) {
   const { t } = ctx;
@@ -15,6 +15,8 @@ export function mount(root, ctx) {
 
   function update(msg) {
     const view = msg.view;
+    root.dataset.phase = view.phase;
+    root.dataset.turn = String(view.turn);
     const row = (seat) =>
       h("li", { class: seat === view.turn ? "ss-turn" : "", "data-seat": seat },
         h("span", { class: "ss-name" }, t("ss.player", { name: ctx.seatName(seat), n: view.stones[seat], river: view.river })),
@@ -30,6 +32,7 @@ export function mount(root, ctx) {
   return { update, destroy: () => quiz.destroy() };
 }
 
-export function describeAction(action) {
-  return action.text ? `${action.type}: ${action.text}` : action.type;
+/** One line describing a recorded action, for the replay page: every move is the shared ask step's. */
+export function describeAction(action, ctx) {
+  return describeAskAction(action, ctx.t, ctx.seatName) ?? action.type;
 }

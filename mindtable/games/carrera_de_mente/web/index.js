@@ -53,6 +53,17 @@ export function mount(root, ctx) {
 
   const send = (action) => ctx.send(action).catch(() => {});
 
+  // A square's tooltip: its number (the arrows for the start), its colour and booklet, and whether it is a star.
+  function squareTitle(view, sq) {
+    const n = view.board.squares.findIndex((s) => s.id === sq.id);
+    const topic = (view.board.drawing.colours?.[sq.colour] || {}).topic;
+    return [
+      t(sq.kind === "start" ? "cm.square.start" : "cm.square.n", { n }),
+      t("cm.square.colour", { colour: t(`cm.colour.${sq.colour}`), topic: topic ? topicName(view, topic) : t("cm.free_topic") }),
+      sq.special === "star" ? t("cm.square.star") : null,
+    ].filter(Boolean).join(" · ");
+  }
+
   function statusLine(view) {
     const mine = view.turn === ctx.seat;
     const key = {
@@ -88,7 +99,7 @@ export function mount(root, ctx) {
     const drawing = view.board.drawing;
     const pawns = view.pegs.map((peg, seat) => ({ square: squares[peg].id, seat, label: String(seat + 1), you: seat === ctx.seat }));
     const boardKey = `cm.board.${drawing.id}`;
-    const svg = drawBoard(drawing, pawns, { highlight: [squares[view.pegs[view.turn]].id], title: t.has?.(boardKey) ? t(boardKey) : undefined });
+    const svg = drawBoard(drawing, pawns, { highlight: [squares[view.pegs[view.turn]].id], title: t.has?.(boardKey) ? t(boardKey) : undefined, squareTitle: (sq) => squareTitle(view, sq) });
     const whose = ctx.seat === null || ctx.seat === undefined ? view.turn : ctx.seat;
     const held = view.prizes[whose] || [];
     const inBox = (view.tokens && view.tokens.supply) || {};
@@ -111,7 +122,12 @@ export function mount(root, ctx) {
     });
     const legend = h("ul", { class: "cm-legend" }, COLOURS.map((c) => h("li", {}, token(c, t), " ", topicName(view, (drawing.colours?.[c] || {}).topic || c))),
       h("li", {}, h("span", { class: "cm-token", style: `background:${FILL.grey}`, "aria-hidden": "true" }), " ", t("cm.free_topic")));
-    fill(boardBox, svg, legend);
+    // What the board's marks mean (js/board.js draws ➜ on the arrows and ★ on a star square; this page adds the
+    // prize token ⬡ a star still gives).
+    const marks = h("ul", { class: "cm-legend cm-marks", "data-testid": "cm-marks", "aria-label": t("cm.marks") },
+      [["start", "➜"], ["star", "★"], ["token", "⬡"]].map(([mark, glyph]) => h("li", { "data-mark": mark },
+        h("span", { class: `cm-mark cm-mark-${mark}`, "aria-hidden": "true" }, glyph), " ", t(`cm.mark.${mark}`))));
+    fill(boardBox, svg, legend, marks);
     drawDice(view);
     const digits = (view.context || {}).digits || [];
     // Actions this seat may take now. The question number is rolled in one action (the book's three rolls in

@@ -27,7 +27,8 @@ export function squareFill(board, square) {
  * Draw `board` with `pawns` ([{square, label, seat, you}]). Returns an <svg> with data-square on each cell
  * and data-pawn on each pawn; `opts.onSquare(id)` makes squares clickable (a direction or target choice),
  * `opts.highlight` is a list of square ids to outline, `opts.title` names the board in the page's words (else the
- * board file's own title).
+ * board file's own title), `opts.squareTitle(square)` a square's tooltip in the page's words (else, or when it
+ * gives nothing, the board file's label, colour and special).
  */
 export function drawBoard(board, pawns = [], opts = {}) {
   const squares = board.squares || [];
@@ -74,7 +75,7 @@ export function drawBoard(board, pawns = [], opts = {}) {
   for (const s of squares) {
     const [cx, cy] = at(s);
     const g = node("g", { class: `mt-square mt-square-${s.kind}${highlight.has(s.id) ? " mt-square-hl" : ""}`, "data-square": s.id, "data-colour": s.colour, transform: `translate(${cx - SIZE / 2} ${cy - SIZE / 2})` });
-    const title = [s.label || s.id, s.colour, s.special].filter(Boolean).join(" · ");
+    const title = opts.squareTitle?.(s) || [s.label || s.id, s.colour, s.special].filter(Boolean).join(" · ");
     g.append(node("title", {}, title));
     g.append(node("rect", { width: SIZE, height: SIZE, rx: 8, fill: squareFill(board, s), class: "mt-square-bg" }));
     const mark = s.kind === "start" ? "➜" : s.kind === "finish" ? "⚑" : s.special === "star" ? "★" : s.special ? "◆" : "";

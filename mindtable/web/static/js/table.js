@@ -166,6 +166,8 @@ async function mountGame() {
       screen.mounted = plainView(root);
     }
     root.classList.add("table-mounted");
+    new ResizeObserver(() => fitBoard()).observe(root);
+    window.addEventListener("resize", fitBoard);
     // The history of questions (quiz games) is read from afar in the side column, drawn by the shared module.
     screen.history = mountHistory($("#history"), { t: screen.gameT, seat: null, seatName: nameOf });
     const queued = screen.queue;
@@ -185,6 +187,22 @@ function arrange() {
   root.dataset.arranged = "1";
   const display = getComputedStyle(root).display;
   if (root.children.length === 2 && display !== "grid" && display !== "flex") root.classList.add("table-two");
+}
+
+/** The game's board as large as the screen allows, and no larger: the column of the game's page that holds it
+ * ends on the screen (nobody scrolls a TV), the board keeping at least half the screen's height. Measured again
+ * whenever the page's size changes (a new state, its style sheets arriving, the window resized). */
+function fitBoard() {
+  const root = $("#game");
+  const board = root.querySelector(".mt-board");
+  if (!board) return;
+  board.style.maxHeight = "";
+  let column = board;
+  while (column.parentElement && column.parentElement !== root) column = column.parentElement;
+  const gap = parseFloat(getComputedStyle(document.querySelector("main.table-grid") || root).paddingBottom) || 0;
+  const over = column.getBoundingClientRect().bottom + window.scrollY - (window.innerHeight - gap);
+  const height = board.getBoundingClientRect().height;
+  if (over > 0) board.style.maxHeight = `${Math.floor(Math.max(height - over, window.innerHeight / 2))}px`;
 }
 
 /** A game without a page of its own: its view as a table (the room page's generic table, without buttons). */
@@ -230,6 +248,7 @@ function dispatch(msg, info) {
     if (screen.room && msg.status) screen.room.status = msg.status;
     mod.update(msg);
     arrange();
+    fitBoard();
     screen.history?.update(msg);
     renderTurn();
     renderTimer(msg);
