@@ -50,6 +50,7 @@ from pettingzoo.utils import wrappers
 import mindtable
 from mindtable.core.bots import Bot, Observation
 from mindtable.core.match import Match
+from mindtable.trivia.step import QuizStep
 
 #: The answer choices, always the first seven actions.
 ANSWER_CHOICES = ("know", "pass", "options", "pick_a", "pick_b", "pick_c", "pick_d")
@@ -226,6 +227,15 @@ class QuizEnv(AECEnv):
         """The game's own features of ``view`` (seat ``seat``'s), each in [0, 1], named by feature_names."""
         raise NotImplementedError
 
+    #: The game's quiz step (its ``QUIZ``): with :meth:`state_features`, observations are built from the state.
+    quiz_step: ClassVar[QuizStep | None] = None
+
+    def state_features(self, state: dict[str, Any], seat: int, ask: Mapping[str, Any] | None) -> list[float]:
+        """:meth:`features` of ``match.view(seat)``, read from the match's state directly (``ask`` is the seat's
+        view of the ask step, ``view["ask"]``): the same values without building the view. Each game gives it
+        with its ``quiz_step``; ``tests/rl`` checks it against :meth:`features` at every step of episodes."""
+        raise NotImplementedError
+
     # -- spaces --------------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_spaces[agent]
@@ -302,7 +312,17 @@ class QuizEnv(AECEnv):
         """The choices legal for ``seat`` in ``match`` now, from ``match.legal_actions(seat)`` and its view."""
         if match.is_over:
             return np.zeros(len(self.choices), np.int8)
-        return self._mask_from(match.legal_actions(seat), match.view(seat) if view is None else view)
+        return self._mask_from(match.legal_actions(seat), self._ask_view(match, seat) if view is None else view)
+
+    def _ask_view(self, match: Match, seat: int) -> Mapping[str, Any]:
+        """The part of ``match.view(seat)`` the mask and the shared features read (``"ask"``): with the game's
+        ``quiz_step``, only that part is built."""
+        step = self.quiz_step
+        if step is None:
+            return match.view(seat)
+        if type(seat) is not int or not 0 <= seat < match.players:
+            match.view(seat)  # the match's own refusal of a bad seat
+        return {"ask": step.view(match.state, seat)}
 
     def _mask_from(self, legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> np.ndarray:
         mask = np.zeros(len(self.choices), np.int8)
@@ -327,11 +347,15 @@ class QuizEnv(AECEnv):
 
     def vector_of(self, match: Match, seat: int, view: Mapping[str, Any] | None = None) -> np.ndarray:
         """The ``observation`` vector of ``seat`` (named by QUIZ_FEATURES + feature_names), from its view."""
-        view = match.view(seat) if view is None else view
-        values = quiz_features(view)
-        values += self.features(view, seat)
-        vector = np.empty(len(values), np.float32)
-        vector[:] = values
+        if view is None and self.quiz_step is not None:
+            view = self._ask_view(match, seat)
+            values = quiz_features(view)
+            values += self.state_features(match.state, seat, view["ask"])
+        else:
+            view = match.view(seat) if view is None else view
+            values = quiz_features(view)
+            values += self.features(view, seat)
+        vector = np.array(values, np.float32)
         # Clipped to the space's [0, 1] (a float32 of a value in [0, 1] stays in it: most vectors need nothing).
         if not 0.0 <= min(values) <= max(values) <= 1.0:
             np.clip(vector, 0.0, 1.0, out=vector)
@@ -349,18 +373,32 @@ class QuizEnv(AECEnv):
         if cached is not None and cached[0] == key:
             return cached[1]
         seat = self.seat_of[agent]
-        view = self.match.view(seat)
-        obs = {"observation": self.vector_of(self.match, seat, view), "action_mask": self._mask(agent, view)}
+        match = self.match
+        if self.quiz_step is not None:  # built from the state: the seat's view is never built whole
+            view: Mapping[str, Any] = self._ask_view(match, seat)
+            values = quiz_features(view)
+            values += self.state_features(match.state, seat, view["ask"])
+            vector = np.array(values, np.float32)
+            if not 0.0 <= min(values) <= max(values) <= 1.0:
+                np.clip(vector, 0.0, 1.0, out=vector)
+            obs = {"observation": vector, "action_mask": self._mask(agent, view)}
+        else:
+            view = match.view(seat)
+            obs = {"observation": self.vector_of(match, seat, view), "action_mask": self._mask(agent, view)}
+            if agent == self.agent_selection:
+                self._seen = (key, view)
         self._observed[agent] = (key, obs)
-        if agent == self.agent_selection:
-            self._seen = (key, view)
         return obs
 
     def _action_dict(self, agent: str, action: int) -> dict[str, Any]:
         seat = self.seat_of[agent]
         if action == 0:
             seen = self._seen
-            view = seen[1] if seen is not None and seen[0] == (self._version, agent) else None
+            view: Mapping[str, Any] | None
+            if seen is not None and seen[0] == (self._version, agent):
+                view = seen[1]
+            else:  # the view a bot gets from play_out: equal to match.view(seat), built as the bot reads it
+                view = self.match.bot_views([seat])[seat]
             text = known_answer(self._minds[seat], self.match, seat, self._legal(seat), view)
             return {"type": "ask_answer", "seat": seat, "text": text}
         return self.action_of(seat, action)
@@ -444,14 +482,15 @@ def known_answer(
     match: Match,
     seat: int,
     legal: Sequence[Mapping[str, Any]] | None = None,
-    view: dict[str, Any] | None = None,
+    view: Mapping[str, Any] | None = None,
 ) -> str:
     """What ``mind`` (a knowing bot) types for the question put to ``seat``, seeing only the seat's view.
 
     ``legal`` and ``view`` are the seat's legal actions and view now, when the caller has them already."""
     listed = match.legal_actions(seat) if legal is None else legal
     answers = [dict(a) for a in listed if a["type"] == "ask_answer"]
-    decision = mind.decide(Observation(seat, match.view(seat) if view is None else view, answers, match.clock))
+    seen: Any = match.view(seat) if view is None else view  # a dict, or the equal read-only view play_out gives
+    decision = mind.decide(Observation(seat, seen, answers, match.clock))
     return "?" if decision is None else str(decision.action.get("text", "?"))
 
 
