@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import mindtable
-from mindtable.games.eesti_malumang.rules import CATEGORIES, QUIZ, VARIANTS, asker_of, board_view, held_all
+from mindtable.games.eesti_malumang.rules import CATEGORIES, QUIZ, VARIANTS, asker_of, board_view
 
 from ._quiz import QuizEnv, one_hot, wrap
 
@@ -160,13 +160,15 @@ class EestiEnv(QuizEnv):
         for rel in range(players):
             s = (seat + rel) % players
             square = pawns[s]
-            held = held_by[s]
+            get = held_by[s].get
+            counts = [get(c, 0) for c in CATEGORIES]  # each a count, 0 or more
             out += (
                 where.get(square, 0) / count if square else 0.0,
                 1.0 if square in estonia else 0.0,
             )
-            out += [1.0 if held.get(c) else 0.0 for c in CATEGORIES]
-            out += (1.0 if standard and held_all(state, s) else 0.0, min(len(kept[s]), 30) / 30)
+            out += [1.0 if n else 0.0 for n in counts]
+            # the view's "complete": the standard game's held_all (every category's count above 0)
+            out += (1.0 if standard and min(counts) > 0 else 0.0, min(len(kept[s]), 30) / 30)
         return out
 
     def _squares(self, board: Mapping[str, Any]) -> tuple[dict[Any, int], frozenset[Any]]:
