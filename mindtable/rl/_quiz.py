@@ -50,6 +50,7 @@ from pettingzoo.utils import wrappers
 import mindtable
 from mindtable.core.bots import Bot, Observation
 from mindtable.core.match import Match
+from mindtable.trivia.quiz import options_available
 from mindtable.trivia.step import QuizStep
 
 #: The answer choices, always the first seven actions.
@@ -95,6 +96,7 @@ def quiz_features(view: Mapping[str, Any]) -> list[float]:
 
 #: quiz_features of a view with no ask step.
 _NO_ASK = (0.0,) * (5 + len(KINDS) + 1)
+_NO_ASK_VIEW: Mapping[str, Any] = {"ask": None}
 #: one_hot's vectors, by the tuple of values: value -> its one-hot (built once per tuple).
 _HOTS: dict[tuple[Any, ...], tuple[dict[Any, list[float]], list[float]]] = {}
 
@@ -231,8 +233,9 @@ class QuizEnv(AECEnv):
     quiz_step: ClassVar[QuizStep | None] = None
 
     def state_features(self, state: dict[str, Any], seat: int, ask: Mapping[str, Any] | None) -> list[float]:
-        """:meth:`features` of ``match.view(seat)``, read from the match's state directly (``ask`` is the seat's
-        view of the ask step, ``view["ask"]``): the same values without building the view. Each game gives it
+        """:meth:`features` of ``match.view(seat)``, read from the match's state directly (``ask`` is the ask
+        step in the state, answers and all: read only what the seat's view shows of it): the same values
+        without building the view. Each game gives it
         with its ``quiz_step``; ``tests/rl`` checks it against :meth:`features` at every step of episodes."""
         raise NotImplementedError
 
@@ -315,14 +318,35 @@ class QuizEnv(AECEnv):
         return self._mask_from(match.legal_actions(seat), self._ask_view(match, seat) if view is None else view)
 
     def _ask_view(self, match: Match, seat: int) -> Mapping[str, Any]:
-        """The part of ``match.view(seat)`` the mask and the shared features read (``"ask"``): with the game's
-        ``quiz_step``, only that part is built."""
+        """What the mask and the shared features read of ``match.view(seat)`` (``view["ask"]``: the seat's role,
+        the phase, the question's kind, count and options shown, whether options are available): with the game's
+        ``quiz_step``, just that, read from the step in the state (``tests/rl`` checks it against the view)."""
         step = self.quiz_step
         if step is None:
             return match.view(seat)
         if type(seat) is not int or not 0 <= seat < match.players:
             match.view(seat)  # the match's own refusal of a bad seat
-        return {"ask": step.view(match.state, seat)}
+        ask = step.current(match.state)
+        if ask is None:
+            return _NO_ASK_VIEW
+        index = ask["index"]
+        question: dict[str, Any] | None = None
+        if index is not None:
+            q = ask["card"]["questions"][index]
+            question = {"kind": q["kind"]}
+            if q["kind"] == "list":
+                question["count"] = q.get("count") or len(q.get("items", ()))
+            if ask["options_shown"] and q.get("options"):
+                question["options"] = q["options"]
+        return {
+            "ask": {
+                "role": "reader" if seat == ask["reader"] else "answerer" if seat in ask["answerers"] else "other",
+                "phase": ask["phase"],
+                "question": question,
+                "options_available": index is not None and options_available(ask),
+                "options_shown": ask["options_shown"],
+            }
+        }
 
     def _mask_from(self, legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> np.ndarray:
         mask = np.zeros(len(self.choices), np.int8)
@@ -350,7 +374,7 @@ class QuizEnv(AECEnv):
         if view is None and self.quiz_step is not None:
             view = self._ask_view(match, seat)
             values = quiz_features(view)
-            values += self.state_features(match.state, seat, view["ask"])
+            values += self.state_features(match.state, seat, self.quiz_step.current(match.state))
         else:
             view = match.view(seat) if view is None else view
             values = quiz_features(view)
@@ -377,7 +401,7 @@ class QuizEnv(AECEnv):
         if self.quiz_step is not None:  # built from the state: the seat's view is never built whole
             view: Mapping[str, Any] = self._ask_view(match, seat)
             values = quiz_features(view)
-            values += self.state_features(match.state, seat, view["ask"])
+            values += self.state_features(match.state, seat, self.quiz_step.current(match.state))
             vector = np.array(values, np.float32)
             if not 0.0 <= min(values) <= max(values) <= 1.0:
                 np.clip(vector, 0.0, 1.0, out=vector)

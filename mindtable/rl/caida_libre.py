@@ -113,8 +113,9 @@ class CaidaEnv(QuizEnv):
         weapon = state["weapon"] or {}
         kind = card.get("type")
         if kind == "double":
-            headings = ((ask or {}).get("headings") or {}).get("headings") or []
-            penalties = [int(h.get("penalty", 0)) / 100 for h in headings[:2]] + [0.0] * (2 - len(headings[:2]))
+            # the headings every seat sees (each question's penalty), as the view's ask step shows them
+            shown = ask["card"]["questions"][:2] if ask else []
+            penalties = [int(q.get("extra", {}).get("penalty", 0)) / 100 for q in shown] + [0.0] * (2 - len(shown))
         else:
             penalties = [0.0, 0.0]
         out = one_hot(state["phase"], PHASES)

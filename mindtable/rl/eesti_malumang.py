@@ -161,14 +161,14 @@ class EestiEnv(QuizEnv):
             s = (seat + rel) % players
             square = pawns[s]
             get = held_by[s].get
-            counts = [get(c, 0) for c in CATEGORIES]  # each a count, 0 or more
+            flags = [1.0 if get(c) else 0.0 for c in CATEGORIES]  # each a count, 0 or more
             out += (
                 where.get(square, 0) / count if square else 0.0,
                 1.0 if square in estonia else 0.0,
             )
-            out += [1.0 if n else 0.0 for n in counts]
+            out += flags
             # the view's "complete": the standard game's held_all (every category's count above 0)
-            out += (1.0 if standard and min(counts) > 0 else 0.0, min(len(kept[s]), 30) / 30)
+            out += (1.0 if standard and 0.0 not in flags else 0.0, min(len(kept[s]), 30) / 30)
         return out
 
     def _squares(self, board: Mapping[str, Any]) -> tuple[dict[Any, int], frozenset[Any]]:
