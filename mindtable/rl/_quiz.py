@@ -50,6 +50,8 @@ from pettingzoo.utils import wrappers
 import mindtable
 from mindtable.core.bots import Bot, Observation
 from mindtable.core.match import Match
+from mindtable.trivia.quiz import options_available
+from mindtable.trivia.step import QuizStep
 
 #: The answer choices, always the first seven actions.
 ANSWER_CHOICES = ("know", "pass", "options", "pick_a", "pick_b", "pick_c", "pick_d")
@@ -94,6 +96,7 @@ def quiz_features(view: Mapping[str, Any]) -> list[float]:
 
 #: quiz_features of a view with no ask step.
 _NO_ASK = (0.0,) * (5 + len(KINDS) + 1)
+_NO_ASK_VIEW: Mapping[str, Any] = {"ask": None}
 #: one_hot's vectors, by the tuple of values: value -> its one-hot (built once per tuple).
 _HOTS: dict[tuple[Any, ...], tuple[dict[Any, list[float]], list[float]]] = {}
 
@@ -226,6 +229,16 @@ class QuizEnv(AECEnv):
         """The game's own features of ``view`` (seat ``seat``'s), each in [0, 1], named by feature_names."""
         raise NotImplementedError
 
+    #: The game's quiz step (its ``QUIZ``): with :meth:`state_features`, observations are built from the state.
+    quiz_step: ClassVar[QuizStep | None] = None
+
+    def state_features(self, state: dict[str, Any], seat: int, ask: Mapping[str, Any] | None) -> list[float]:
+        """:meth:`features` of ``match.view(seat)``, read from the match's state directly (``ask`` is the ask
+        step in the state, answers and all: read only what the seat's view shows of it): the same values
+        without building the view. Each game gives it
+        with its ``quiz_step``; ``tests/rl`` checks it against :meth:`features` at every step of episodes."""
+        raise NotImplementedError
+
     # -- spaces --------------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_spaces[agent]
@@ -302,7 +315,38 @@ class QuizEnv(AECEnv):
         """The choices legal for ``seat`` in ``match`` now, from ``match.legal_actions(seat)`` and its view."""
         if match.is_over:
             return np.zeros(len(self.choices), np.int8)
-        return self._mask_from(match.legal_actions(seat), match.view(seat) if view is None else view)
+        return self._mask_from(match.legal_actions(seat), self._ask_view(match, seat) if view is None else view)
+
+    def _ask_view(self, match: Match, seat: int) -> Mapping[str, Any]:
+        """What the mask and the shared features read of ``match.view(seat)`` (``view["ask"]``: the seat's role,
+        the phase, the question's kind, count and options shown, whether options are available): with the game's
+        ``quiz_step``, just that, read from the step in the state (``tests/rl`` checks it against the view)."""
+        step = self.quiz_step
+        if step is None:
+            return match.view(seat)
+        if type(seat) is not int or not 0 <= seat < match.players:
+            match.view(seat)  # the match's own refusal of a bad seat
+        ask = step.current(match.state)
+        if ask is None:
+            return _NO_ASK_VIEW
+        index = ask["index"]
+        question: dict[str, Any] | None = None
+        if index is not None:
+            q = ask["card"]["questions"][index]
+            question = {"kind": q["kind"]}
+            if q["kind"] == "list":
+                question["count"] = q.get("count") or len(q.get("items", ()))
+            if ask["options_shown"] and q.get("options"):
+                question["options"] = q["options"]
+        return {
+            "ask": {
+                "role": "reader" if seat == ask["reader"] else "answerer" if seat in ask["answerers"] else "other",
+                "phase": ask["phase"],
+                "question": question,
+                "options_available": index is not None and options_available(ask),
+                "options_shown": ask["options_shown"],
+            }
+        }
 
     def _mask_from(self, legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> np.ndarray:
         mask = np.zeros(len(self.choices), np.int8)
@@ -327,11 +371,15 @@ class QuizEnv(AECEnv):
 
     def vector_of(self, match: Match, seat: int, view: Mapping[str, Any] | None = None) -> np.ndarray:
         """The ``observation`` vector of ``seat`` (named by QUIZ_FEATURES + feature_names), from its view."""
-        view = match.view(seat) if view is None else view
-        values = quiz_features(view)
-        values += self.features(view, seat)
-        vector = np.empty(len(values), np.float32)
-        vector[:] = values
+        if view is None and self.quiz_step is not None:
+            view = self._ask_view(match, seat)
+            values = quiz_features(view)
+            values += self.state_features(match.state, seat, self.quiz_step.current(match.state))
+        else:
+            view = match.view(seat) if view is None else view
+            values = quiz_features(view)
+            values += self.features(view, seat)
+        vector = np.array(values, np.float32)
         # Clipped to the space's [0, 1] (a float32 of a value in [0, 1] stays in it: most vectors need nothing).
         if not 0.0 <= min(values) <= max(values) <= 1.0:
             np.clip(vector, 0.0, 1.0, out=vector)
@@ -349,18 +397,32 @@ class QuizEnv(AECEnv):
         if cached is not None and cached[0] == key:
             return cached[1]
         seat = self.seat_of[agent]
-        view = self.match.view(seat)
-        obs = {"observation": self.vector_of(self.match, seat, view), "action_mask": self._mask(agent, view)}
+        match = self.match
+        if self.quiz_step is not None:  # built from the state: the seat's view is never built whole
+            view: Mapping[str, Any] = self._ask_view(match, seat)
+            values = quiz_features(view)
+            values += self.state_features(match.state, seat, self.quiz_step.current(match.state))
+            vector = np.array(values, np.float32)
+            if not 0.0 <= min(values) <= max(values) <= 1.0:
+                np.clip(vector, 0.0, 1.0, out=vector)
+            obs = {"observation": vector, "action_mask": self._mask(agent, view)}
+        else:
+            view = match.view(seat)
+            obs = {"observation": self.vector_of(match, seat, view), "action_mask": self._mask(agent, view)}
+            if agent == self.agent_selection:
+                self._seen = (key, view)
         self._observed[agent] = (key, obs)
-        if agent == self.agent_selection:
-            self._seen = (key, view)
         return obs
 
     def _action_dict(self, agent: str, action: int) -> dict[str, Any]:
         seat = self.seat_of[agent]
         if action == 0:
             seen = self._seen
-            view = seen[1] if seen is not None and seen[0] == (self._version, agent) else None
+            view: Mapping[str, Any] | None
+            if seen is not None and seen[0] == (self._version, agent):
+                view = seen[1]
+            else:  # the view a bot gets from play_out: equal to match.view(seat), built as the bot reads it
+                view = self.match.bot_views([seat])[seat]
             text = known_answer(self._minds[seat], self.match, seat, self._legal(seat), view)
             return {"type": "ask_answer", "seat": seat, "text": text}
         return self.action_of(seat, action)
@@ -444,14 +506,15 @@ def known_answer(
     match: Match,
     seat: int,
     legal: Sequence[Mapping[str, Any]] | None = None,
-    view: dict[str, Any] | None = None,
+    view: Mapping[str, Any] | None = None,
 ) -> str:
     """What ``mind`` (a knowing bot) types for the question put to ``seat``, seeing only the seat's view.
 
     ``legal`` and ``view`` are the seat's legal actions and view now, when the caller has them already."""
     listed = match.legal_actions(seat) if legal is None else legal
     answers = [dict(a) for a in listed if a["type"] == "ask_answer"]
-    decision = mind.decide(Observation(seat, match.view(seat) if view is None else view, answers, match.clock))
+    seen: Any = match.view(seat) if view is None else view  # a dict, or the equal read-only view play_out gives
+    decision = mind.decide(Observation(seat, seen, answers, match.clock))
     return "?" if decision is None else str(decision.action.get("text", "?"))
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from mindtable.games.caida_libre.rules import CARD_TYPES
+from mindtable.games.caida_libre.rules import CARD_TYPES, QUIZ, answerer_of, asker_of
 from mindtable.games.caida_libre.scale import WEAPONS
 
 from ._quiz import QuizEnv, one_hot, wrap
@@ -52,6 +52,7 @@ class CaidaEnv(QuizEnv):
         "is_parallelizable": False,
     }
     game_id = "caida-libre"
+    quiz_step = QUIZ
 
     def __init__(self, players: int = 3, **kwargs: Any) -> None:
         self.feature_names = (
@@ -100,6 +101,35 @@ class CaidaEnv(QuizEnv):
         )
         top = max(view["top"], 1)
         fallen = view["fallen"]
+        for rel in range(players):
+            s = (seat + rel) % players
+            out += (iq[s] / top, 1.0 if s in fallen else 0.0)
+        return out
+
+    def state_features(self, state: dict[str, Any], seat: int, ask: Mapping[str, Any] | None) -> list[float]:
+        iq = state["iq"]
+        players = len(iq)
+        card = state["card"] or {}
+        weapon = state["weapon"] or {}
+        kind = card.get("type")
+        if kind == "double":
+            # the headings every seat sees (each question's penalty), as the view's ask step shows them
+            shown = ask["card"]["questions"][:2] if ask else []
+            penalties = [int(q.get("extra", {}).get("penalty", 0)) / 100 for q in shown] + [0.0] * (2 - len(shown))
+        else:
+            penalties = [0.0, 0.0]
+        out = one_hot(state["phase"], PHASES)
+        out += one_hot(kind, CARD_TYPES)
+        out.append(min(card.get("wrong", 0), 2) / 2)
+        out += penalties
+        out += one_hot(weapon.get("kind"), WEAPONS)
+        out += (
+            1.0 if weapon.get("seat") == seat else 0.0,
+            1.0 if asker_of(state) == seat else 0.0,
+            1.0 if answerer_of(state) == seat else 0.0,
+        )
+        top = max(state["scale"]["top"], 1)
+        fallen = state["fallen"]
         for rel in range(players):
             s = (seat + rel) % players
             out += (iq[s] / top, 1.0 if s in fallen else 0.0)

@@ -37,8 +37,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mindtable.core.turns import right_of
 from mindtable.games.carrera_de_mente.content import PRIZE_COLOURS, TOPICS
-from mindtable.games.carrera_de_mente.rules import PHASES
+from mindtable.games.carrera_de_mente.rules import PHASES, QUIZ
 
 from ._quiz import QuizEnv, one_hot, wrap
 
@@ -52,6 +53,7 @@ class CarreraEnv(QuizEnv):
         "is_parallelizable": False,
     }
     game_id = "carrera-de-mente"
+    quiz_step = QUIZ
 
     def __init__(self, players: int = 3, **kwargs: Any) -> None:
         self.feature_names = (
@@ -107,6 +109,33 @@ class CarreraEnv(QuizEnv):
             out.append(pegs[s] / last)
             out += [1.0 if c in won else 0.0 for c in PRIZE_COLOURS]
             out.append(min(sum(held[s].values()), 6) / 6)
+        return out
+
+    def state_features(self, state: dict[str, Any], seat: int, ask: Mapping[str, Any] | None) -> list[float]:
+        pegs = state["pegs"]
+        players = len(pegs)
+        context = state["context"] or {}
+        last = max(len(state["board"]["squares"]) - 1, 1)
+        tokens = state["tokens"]
+        supply = tokens["supply"]
+        held = tokens["held"]
+        turn = state["turn"]["seat"]
+        out = one_hot(state["phase"], PHASES)
+        out += one_hot(context.get("topic"), TOPICS)
+        out += (
+            1.0 if context.get("colour") == "grey" else 0.0,
+            1.0 if context.get("star") else 0.0,
+            1.0 if turn == seat else 0.0,
+            1.0 if right_of(turn, state["players"]) == seat else 0.0,
+            1.0 if state["pending"]["laps"] > 0 else 0.0,
+        )
+        out += [supply.get(c, 0) / 6 for c in PRIZE_COLOURS]
+        for rel in range(players):
+            s = (seat + rel) % players
+            mine = held[s]
+            out.append(pegs[s] / last)
+            out += [1.0 if mine.get(c, 0) > 0 else 0.0 for c in PRIZE_COLOURS]  # the prizes view: held, n > 0
+            out.append(min(sum(mine.values()), 6) / 6)
         return out
 
 

@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import mindtable
-from mindtable.games.eesti_malumang.rules import CATEGORIES, VARIANTS
+from mindtable.games.eesti_malumang.rules import CATEGORIES, QUIZ, VARIANTS, asker_of, board_view
 
 from ._quiz import QuizEnv, one_hot, wrap
 
@@ -56,6 +56,7 @@ class EestiEnv(QuizEnv):
         "is_parallelizable": False,
     }
     game_id = "eesti-malumang"
+    quiz_step = QUIZ
 
     def __init__(self, players: int = 3, **kwargs: Any) -> None:
         self.feature_names = (
@@ -131,6 +132,43 @@ class EestiEnv(QuizEnv):
             )
             out += [1.0 if held.get(c) else 0.0 for c in CATEGORIES]
             out += (1.0 if complete[s] else 0.0, min(_count(kept[s]), 30) / 30)
+        return out
+
+    def state_features(self, state: dict[str, Any], seat: int, ask: Mapping[str, Any] | None) -> list[float]:
+        held_by = state["held"]
+        players = len(held_by)
+        pawns = state["pawns"] or [None] * players
+        board = board_view(state) if state["board"] is not None else _NO_BOARD  # one object per board: cached
+        where, estonia = self._squares(board)
+        asking = state["asking"] or {}
+        supply = state["supply"] or {}
+        variant = state["variant"]
+        kept = state["kept"]
+        turn = state["turn"]
+        current = turn["seat"] if turn else None
+        out = one_hot(state["phase"], PHASES)
+        out += one_hot(variant, VARIANTS)
+        out += (
+            1.0 if current == seat else 0.0,
+            1.0 if current is not None and asker_of(state, current) == seat else 0.0,
+            (state["die"] or 0) / 6,
+        )
+        out += one_hot(asking.get("category"), CATEGORIES)
+        out += [min(supply.get(c, 0), 6) / 6 for c in CATEGORIES]
+        count = max(len(where), 1)
+        standard = variant == "standard"
+        for rel in range(players):
+            s = (seat + rel) % players
+            square = pawns[s]
+            get = held_by[s].get
+            flags = [1.0 if get(c) else 0.0 for c in CATEGORIES]  # each a count, 0 or more
+            out += (
+                where.get(square, 0) / count if square else 0.0,
+                1.0 if square in estonia else 0.0,
+            )
+            out += flags
+            # the view's "complete": the standard game's held_all (every category's count above 0)
+            out += (1.0 if standard and 0.0 not in flags else 0.0, min(len(kept[s]), 30) / 30)
         return out
 
     def _squares(self, board: Mapping[str, Any]) -> tuple[dict[Any, int], frozenset[Any]]:

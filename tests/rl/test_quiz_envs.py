@@ -63,13 +63,29 @@ def test_quiz_env_same_seed_same_actions_same_episode(name):
     assert a[-1][4] is None  # played to the end
 
 
-@pytest.mark.parametrize("name", sorted(ENVS))
-def test_observation_kept_for_a_step_is_the_one_the_view_and_legal_actions_give_now(name):
-    """observe() keeps each step's observation, and the step lists the legal actions once for the mask, the check
-    and "know": at every step of an episode that is what the seat's view and match.legal_actions give afresh."""
-    module, options = ENVS[name]
-    env = module.raw_env(players=3, options=options)
-    env.reset(seed=5)
+#: More configurations for the observation check: (env name, players, options, seed).
+OBSERVED = [
+    ("carrera", 3, SMALL, 5),
+    ("caida", 3, {"language": "en"}, 5),
+    ("eesti", 3, {"language": "en"}, 5),
+    ("carrera", 2, {}, 8),
+    ("carrera", 5, SMALL, 9),
+    ("caida", 2, {"language": "es"}, 8),
+    ("caida", 6, {"language": "en"}, 9),
+    ("eesti", 2, {"language": "en", "variant": "outer_track"}, 8),
+    ("eesti", 4, {"language": "en", "variant": "cards_only"}, 9),
+    ("eesti", 5, {"language": "en"}, 10),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options", "seed"), OBSERVED)
+def test_observation_kept_for_a_step_is_the_one_the_view_and_legal_actions_give_now(name, players, options, seed):
+    """observe() keeps each step's observation, built from the match's state, and the step lists the legal actions
+    once for the mask, the check and "know": at every step of an episode that is what the seat's whole view
+    (``features`` of ``match.view(seat)``) and match.legal_actions give afresh."""
+    module, _ = ENVS[name]
+    env = module.raw_env(players=players, options=options)
+    env.reset(seed=seed)
     chooser = np.random.default_rng(3)
     steps = 0
     while env.agents and steps < 300:
@@ -80,8 +96,10 @@ def test_observation_kept_for_a_step_is_the_one_the_view_and_legal_actions_give_
         for other in env.agents:
             obs = env.observe(other)
             seat = env.seat_of[other]
+            view = env.match.view(seat)
+            assert np.array_equal(obs["observation"], env.vector_of(env.match, seat, view))
             assert np.array_equal(obs["observation"], env.vector_of(env.match, seat))
-            fresh = env.mask_of(env.match, seat) if other == agent else np.zeros(len(env.choices), np.int8)
+            fresh = env.mask_of(env.match, seat, view) if other == agent else np.zeros(len(env.choices), np.int8)
             assert np.array_equal(obs["action_mask"], fresh)
             obs["observation"][:] = 2.0  # a copy: the kept observation does not change
             obs["action_mask"][:] = 0

@@ -111,8 +111,16 @@ def _set(language: str, card_type: str) -> QuestionSet:
 
 
 def deal_cards(language: str, pack: str) -> dict[str, dict[str, Any]]:
-    """The cards of ``pack`` (``"all"``: the five packs) in ``language``, by id, as JSON for the state (a fresh
-    copy for each match)."""
+    """The cards of ``pack`` (``"all"``: the five packs) in ``language``, by id, as JSON for the state.
+
+    The dict is the match's own; the cards in it are built once a language and pack and shared by every match
+    of the process (a new match no longer copies 120 cards): nothing changes a card once dealt — the rules read
+    them, an ask step copies the card it asks, and a snapshot or a record is JSON of its own."""
+    return dict(_shared_cards(language, pack))
+
+
+@functools.cache
+def _shared_cards(language: str, pack: str) -> dict[str, dict[str, Any]]:
     cards: dict[str, dict[str, Any]] = marshal.loads(_dealt(language, pack))
     return cards
 
