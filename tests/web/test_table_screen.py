@@ -85,7 +85,7 @@ class Reader(Person):
     moves to a square whose card is still to be won (an Estonia space first), names such a category, and answers
     right after their first answer (a guess), so the cards go soon and the game ends in a few rounds."""
 
-    cards = None
+    cards: Any = None  # the shipped cards, read once
 
     def act(self, state: dict[str, Any]) -> None:
         view, types = state["view"], self.steps(state)
