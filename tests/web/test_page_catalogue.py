@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 import mindtable
 from mindtable.kit.words import page_folder
@@ -75,6 +76,7 @@ OVER: dict[str, dict[str, Any]] = {
         "players": 2,
         "options": {"max_rounds": 1, "countdown_seconds": 0},
         "bots": {"0": "solver", "1": "solver"},
+        "bot_params": {s: {"actions_per_second": 20, "start_delay_ms": 0} for s in ("0", "1")},
     },
     "carrera-de-mente": {
         "players": 2,
@@ -172,7 +174,8 @@ COLLECT = """() => {
 LOBBY_CHOICES = """async (collect) => {
   const read = new Function("return (" + collect + ")")();
   const texts = [...read()];
-  const settle = () => new Promise((r) => setTimeout(r, 30));
+  // the form redraws in the change handlers themselves: a frame later it is drawn
+  const settle = () => new Promise((r) => requestAnimationFrame(() => r()));
   for (const select of document.querySelectorAll("#players-select, #seats-fields select, #options-fields select")) {
     const first = select.value;
     for (const option of [...select.options]) {
@@ -385,10 +388,34 @@ def over_rooms(server_url: str) -> dict[str, str]:
     return {game_id: create(server_url, {"game": game_id, **OVER[game_id]})["code"] for game_id in game_ids()}
 
 
+#: Two frames drawn (what a state or a click changed is on the page).
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+#: The room page received a state after the one numbered ``n`` (the shell draws a state as it stores it).
+NEWER_STATE = "(n) => !!window.mindtableShell?.lastState && window.mindtableShell.lastState.seq > n"
+
+
+def settled(page: Any) -> None:
+    page.evaluate(FRAMES)
+
+
 def visit(page: Any, url: str, ready: str) -> None:
     page.goto(url)
     page.wait_for_selector(ready, state="attached")
-    page.wait_for_timeout(250)
+    page.wait_for_load_state("load")
+    settled(page)
+
+
+def seq_of(page: Any) -> int:
+    return int(page.evaluate("() => window.mindtableShell?.lastState?.seq ?? -1"))
+
+
+def next_state(page: Any, seq: int, most_ms: int = 300) -> None:
+    """Wait (at most ``most_ms``) for a state after ``seq``, then for the page to draw: the bots answer at once, a
+    click that changes nothing on the server changes no state (what a late state shows is read at the next
+    moment)."""
+    with contextlib.suppress(PlaywrightError):
+        page.wait_for_function(NEWER_STATE, arg=seq, timeout=most_ms)
+    settled(page)
 
 
 @pytest.mark.timeout(900)
@@ -409,7 +436,7 @@ def test_every_word_on_a_games_pages_is_from_the_pages_catalogue(
     # The lobby, the game chosen, every choice of its selects tried.
     visit(page, f"{server_url}/index.html", f'#game-select option[value="{game_id}"]')
     page.select_option("#game-select", game_id)
-    page.wait_for_timeout(100)
+    settled(page)
     reader.read(page, "lobby", page.evaluate(LOBBY_CHOICES, COLLECT))
 
     # The room, as seat 0 facing a bot, during play.
@@ -430,13 +457,15 @@ def test_every_word_on_a_games_pages_is_from_the_pages_catalogue(
     saved = json.dumps({"seat": grant["seat"], "token": grant["token"], "name": "Ana", "game": game_id, "saved": 1})
     page.evaluate("([code, saved]) => localStorage.setItem('mindtable:seat:' + code, saved)", [code, saved])
     visit(page, f"{server_url}/room.html?code={code}", "#game[data-phase]")
+    page.wait_for_function("() => !!window.mindtableShell?.lastState")
     for n in range(MOMENTS):
-        page.wait_for_timeout(350)
         reader.read(page, f"room-{n}")
         if page.evaluate("() => !!document.querySelector('#over:not([hidden])')"):
             break
+        seq = seq_of(page)
         page.evaluate(ACT, n)
-    page.wait_for_timeout(400)
+        next_state(page, seq)
+    next_state(page, seq_of(page), 400)
     reader.read(page, "room-last")
 
     # The game over of a finished room, and its replay.
@@ -448,17 +477,19 @@ def test_every_word_on_a_games_pages_is_from_the_pages_catalogue(
     visit(page, f"{server_url}/replay.html?code={over}", "#steps li")
     reader.read(page, "replay-last")
     page.click("#first")
-    page.wait_for_timeout(150)
+    settled(page)
     reader.read(page, "replay-first")
     page.evaluate(
         "() => { const s = document.querySelector('#slider'); s.value = String(Math.floor(Number(s.max) / 2));"
         " s.dispatchEvent(new Event('input', { bubbles: true })); }"
     )
-    page.wait_for_timeout(150)
+    settled(page)
     reader.read(page, "replay-middle")
     if page.locator("#seen-by").is_visible():
         page.select_option("#seen-by", "0")
-        page.wait_for_timeout(400)
+        # the seat's steps come from the server; the page's address says whose they are once they are drawn
+        page.wait_for_function("() => new URLSearchParams(location.search).get('seat') === '0'")
+        settled(page)
         reader.read(page, "replay-seat-0")
     context.close()
 

@@ -45,6 +45,8 @@ GAMES: dict[str, dict[str, str | None]] = {
     "caida-libre": {"root": "#game.cl", "actions": '[data-testid="cl-actions"]'},
     "stepping-stones": {"root": "#game.ss", "actions": None},
 }
+#: Two frames drawn.
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 QUIZ_TYPES = {"ask_answer", "ask_options", "ask_pass", "ask_confirm", "ask_overrule", "ask_choose", "ask_vote"}
 
 
@@ -70,23 +72,26 @@ def acting_selectors(game: str, moment: str) -> list[str]:
     return [f"{actions} button"] if actions else []
 
 
+#: The boxes of the shown elements of each selector (a box of some size, not ``visibility: hidden``, as
+#: Playwright's ``is_visible``), in the viewport's coordinates (as its ``bounding_box``), read in one go.
+BOXES = """(selectors) => selectors.map((selector) => [...document.querySelectorAll(selector)]
+    .map((el) => [el, el.getBoundingClientRect()])
+    .filter(([el, r]) => r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden")
+    .map(([, r]) => ({ x: r.x, y: r.y, width: r.width, height: r.height })))"""
+
+
 def outside(page: Any, selectors: list[str]) -> list[str]:
     """The elements of ``selectors`` (each must find one) not wholly inside the viewport, the page scrolled to
     its top."""
     page.evaluate("window.scrollTo(0, 0)")
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate(FRAMES)
     assert page.evaluate("window.scrollY") == 0
     size = page.viewport_size
     out: list[str] = []
-    for selector in selectors:
-        boxes = [
-            (i, box)
-            for i, el in enumerate(page.locator(selector).all())
-            if el.is_visible() and (box := el.bounding_box())
-        ]
+    for selector, boxes in zip(selectors, page.evaluate(BOXES, selectors), strict=True):
         if not boxes and not selector.endswith((" button", " input")):
             out.append(f"{selector}: not on the page")
-        for i, box in boxes:
+        for i, box in enumerate(boxes):
             inside = box["x"] >= -0.5 and box["y"] >= -0.5
             inside = inside and box["x"] + box["width"] <= size["width"] + 0.5
             inside = inside and box["y"] + box["height"] <= size["height"] + 0.5
@@ -150,7 +155,7 @@ def drawn(page: Any, game: str, state: dict[str, Any], moment: str) -> None:
             "(p) => (document.querySelector('[data-testid=\"quiz-prompt\"]') || {}).textContent === p",
             arg=state["view"]["ask"]["question"]["prompt"],
         )
-    page.wait_for_timeout(100)  # the last frame settles
+    page.evaluate(FRAMES)  # the last frame is drawn
 
 
 def act(page: Any, game: str, state: dict[str, Any], moment: str) -> None:
