@@ -6,9 +6,12 @@ seconds after it starts, count its rooms every 10 s, and write what grew between
 
 ``MINDTABLE_TRACE_AT`` (``60,180``): the seconds after start of the snapshots; the report compares the first
 with the last, by file and line (``MINDTABLE_TRACE_FRAMES`` frames of each allocation kept, 1 by default:
-tracemalloc slows every allocation, the more frames the more). Every 10 s a line says how many rooms the
-server holds (by status), how many are finished and how many bytes its streams keep for reconnecting clients
-(``ResumeBudget.used``). ``MINDTABLE_TRACE_OUT`` is relative to the server's folder unless absolute.
+tracemalloc slows every allocation, the more frames the more). It is written at the last snapshot (comparing
+takes a while, longer than a stopping server is given) and again every 10 s after. Every 10 s a line says how
+many rooms the server holds (by status), how many of them someone is connected to and how many bytes its
+streams keep for reconnecting clients (``ResumeBudget.used``). The snapshots themselves take memory: the
+server's RSS in such a run is no figure. ``MINDTABLE_TRACE_OUT`` is relative to the server's folder unless
+absolute.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ TOP = 30
 _managers: list[Any] = []
 _snapshots: list[tuple[float, tracemalloc.Snapshot]] = []
 _counts: list[str] = []
+_done: list[bool] = []
+_diff: list[str] = []
 _started = time.monotonic()
 
 
@@ -59,11 +64,17 @@ def _watch() -> None:
         if pending and elapsed >= pending[0]:
             pending.pop(0)
             _snapshots.append((elapsed, tracemalloc.take_snapshot()))
+            if not pending:
+                _report()  # now, not at the end: comparing takes a while, and a stopping server is given 15 s
+                del _snapshots[:-1]  # a snapshot holds every trace: let the others go
+                _done.append(True)
+        elif _done and elapsed >= next_count - 10:
+            _report()
 
 
 def _report() -> None:
     lines = ["rooms held every 10 s:", *(f"  {line}" for line in _counts)]
-    if len(_snapshots) >= 2:
+    if len(_snapshots) >= 2 and not _diff:
         (t0, first), (t1, last) = _snapshots[0], _snapshots[-1]
         keep = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen *>")]
         first, last = first.filter_traces(keep), last.filter_traces(keep)
@@ -76,10 +87,13 @@ def _report() -> None:
             grew = f"{stat.size_diff / 1024:+9.0f} KiB ({stat.count_diff:+7d} blocks)"
             lines.append(f"  {grew} now {stat.size / 1024:8.0f} KiB  {where}")
         lines.append(f"\nlargest at {t1:.0f} s:")
-        for stat in last.statistics("lineno")[:TOP]:
-            frame = stat.traceback[0]
+        for held in last.statistics("lineno")[:TOP]:
+            frame = held.traceback[0]
             where = f"{frame.filename.rsplit('/site-packages/', 1)[-1]}:{frame.lineno}"
-            lines.append(f"  {stat.size / 1024:9.0f} KiB ({stat.count:7d} blocks)  {where}")
+            lines.append(f"  {held.size / 1024:9.0f} KiB ({held.count:7d} blocks)  {where}")
+        _diff.extend(lines[len(_counts) + 1 :])
+    else:
+        lines.extend(_diff)
     with open(OUT, "w", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n")
 
