@@ -123,8 +123,8 @@ def _install() -> None:
 
 
 if __name__ == "__main__":
-    tracemalloc.start(FRAMES)
     _install()
     from mindtable.server.__main__ import main
 
+    tracemalloc.start(FRAMES)  # after the imports: they are no growth, and tracing them slows the start a lot
     main(sys.argv[1:])

@@ -14,8 +14,11 @@ rooms keep playing until the time is up.
 
 Reported: latency from a client sending an action to each *other* seat of its room receiving that action's
 ``events`` frame (p50/p99/max), the sender's round trip to ``accepted`` and to its own new ``state`` (per
-game too), actions per second, memory per player and the server's memory every 10 s (``memory_mb_per_10s``:
-flat once the rooms are playing), errors
+game too), actions per second, memory per player (``memory_kb_per_player``: the server's RSS over the players;
+``memory_kb_per_player_above_idle``: less the RSS of the server before the first room), the server's memory
+every 10 s (``memory_mb_per_10s``) and its growth in MB a minute over minutes 2 to 4 of the measuring
+(``memory_mb_growth_per_min_2_to_4``, a least-squares slope of those samples: about 0 when memory is flat
+once the rooms play; run ``--duration 240`` or more for the whole window), errors
 (``error`` frames, unexpected closes, failed HTTP calls; engine rejections of racing actions are counted
 apart), the server's CPU (from ``/proc/<pid>/stat``) and memory (``VmRSS``/``VmHWM`` from
 ``/proc/<pid>/status``), and the load generator's own CPU. Everything stops by itself after
@@ -552,7 +555,7 @@ def bench_main(args: argparse.Namespace) -> None:
             )
         try:
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 90  # a loaded machine, a profiling wrapper: a slow start
             while True:
                 try:
                     if httpx.get(base + "/api/games", timeout=1).status_code == 200:
