@@ -20,6 +20,7 @@ import os
 import sys
 import threading
 import time
+import traceback
 import tracemalloc
 from collections import Counter
 from typing import Any
@@ -53,14 +54,24 @@ def _census() -> str:
 
 
 def _watch() -> None:
+    try:
+        _watching()
+    except BaseException:  # said where it is read, not lost in the server's log
+        with open(OUT, "a", encoding="utf-8") as out:
+            out.write("the memory watcher failed:\n" + traceback.format_exc())
+        raise
+
+
+def _watching() -> None:
     pending = sorted(AT)
     next_count = 10.0
     while True:
         time.sleep(0.5)
         elapsed = time.monotonic() - _started
-        if elapsed >= next_count:
+        counted = elapsed >= next_count
+        if counted:
             _counts.append(_census())
-            next_count += 10
+            next_count = elapsed + 10
         if pending and elapsed >= pending[0]:
             pending.pop(0)
             _snapshots.append((elapsed, tracemalloc.take_snapshot()))
@@ -68,7 +79,7 @@ def _watch() -> None:
                 _report()  # now, not at the end: comparing takes a while, and a stopping server is given 15 s
                 del _snapshots[:-1]  # a snapshot holds every trace: let the others go
                 _done.append(True)
-        elif _done and elapsed >= next_count - 10:
+        elif _done and counted:
             _report()
 
 
