@@ -14,8 +14,11 @@ rooms keep playing until the time is up.
 
 Reported: latency from a client sending an action to each *other* seat of its room receiving that action's
 ``events`` frame (p50/p99/max), the sender's round trip to ``accepted`` and to its own new ``state`` (per
-game too), actions per second, memory per player and the server's memory every 10 s (``memory_mb_per_10s``:
-flat once the rooms are playing), errors
+game too), actions per second, memory per player (``memory_kb_per_player``: the server's RSS over the players;
+``memory_kb_per_player_above_idle``: less the RSS of the server before the first room), the server's memory
+every 10 s (``memory_mb_per_10s``) and its growth in MB a minute over minutes 2 to 4 of the measuring
+(``memory_mb_growth_per_min_2_to_4``, a least-squares slope of those samples: about 0 when memory is flat
+once the rooms play; run ``--duration 240`` or more for the whole window), errors
 (``error`` frames, unexpected closes, failed HTTP calls; engine rejections of racing actions are counted
 apart), the server's CPU (from ``/proc/<pid>/stat``) and memory (``VmRSS``/``VmHWM`` from
 ``/proc/<pid>/status``), and the load generator's own CPU. Everything stops by itself after
@@ -115,6 +118,8 @@ class Bench:
         self.stop_at = 0.0
         self.new_state: dict[str, list[float]] = {}
         self.memory_samples: list[float] = []
+        #: seconds after the measuring began of each memory sample
+        self.memory_times: list[float] = []
         self.measuring = False
         self.sent: dict[tuple[str, str], tuple[float, int]] = {}
         self.steps: dict[tuple[str, int], tuple[float, int]] = {}
@@ -310,6 +315,21 @@ async def setup(bench: Bench) -> list[Seat]:
     return seats
 
 
+def growth_per_minute(
+    times: list[float], values: list[float], start_s: float = 60.0, end_s: float = 240.0
+) -> dict[str, Any]:
+    """The least-squares slope of the memory samples taken from ``start_s`` to ``end_s`` of the measuring (minutes 2
+    to 4), in MB per minute: 0 when memory is flat once the rooms play; ``None`` with fewer than 3 samples there."""
+    points = [(t, v) for t, v in zip(times, values, strict=True) if start_s - 1 <= t <= end_s + 1]
+    window = [round(points[0][0]), round(points[-1][0])] if points else None
+    if len(points) < 3:
+        return {"memory_mb_growth_per_min_2_to_4": None, "memory_growth_window_s": window}
+    mean_t = statistics.fmean(t for t, _ in points)
+    mean_v = statistics.fmean(v for _, v in points)
+    slope = sum((t - mean_t) * (v - mean_v) for t, v in points) / sum((t - mean_t) ** 2 for t, _ in points)
+    return {"memory_mb_growth_per_min_2_to_4": round(slope * 60, 2), "memory_growth_window_s": window}
+
+
 def total_cpu(pids: list[int]) -> float:
     return sum(cpu_seconds(pid) for pid in pids)
 
@@ -327,6 +347,7 @@ async def run(args: argparse.Namespace, base: str, pids: list[int]) -> dict[str,
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=64)) as http:
         bench.http = http
         started = time.monotonic()
+        idle_kb = total_memory_kb(pids).get("VmRSS", 0)  # the server before any room
         seats = await setup(bench)
         bench.stop_at = time.monotonic() + args.duration + args.warmup + 60
         tasks = [asyncio.ensure_future(seat.run()) for seat in seats]
@@ -346,6 +367,7 @@ async def run(args: argparse.Namespace, base: str, pids: list[int]) -> dict[str,
             peak_connected = max(peak_connected, bench.connected)
             if time.monotonic() >= next_sample:
                 bench.memory_samples.append(total_memory_kb(pids).get("VmRSS", 0) / 1024)
+                bench.memory_times.append(time.monotonic() - t0)
                 next_sample += 10
         elapsed = time.monotonic() - t0
         server_cpu = total_cpu(pids) - server_cpu0
@@ -399,6 +421,9 @@ async def run(args: argparse.Namespace, base: str, pids: list[int]) -> dict[str,
         "state_frame_bytes_mean": {game: round(b / max(n, 1)) for game, (n, b) in sorted(bench.state_bytes.items())},
         "memory_mb_per_10s": [round(v, 1) for v in bench.memory_samples],
         "memory_kb_per_player": round(memory.get("VmRSS", 0) / max(len(seats), 1), 1),
+        "memory_kb_per_player_above_idle": round((memory.get("VmRSS", 0) - idle_kb) / max(len(seats), 1), 1),
+        "server_idle_mb": round(idle_kb / 1024, 1),
+        **growth_per_minute(bench.memory_times, bench.memory_samples),
         "games_finished": bench.games_over,
         "errors": dict(bench.errors),
         "rejections": dict(bench.rejections),
@@ -530,7 +555,7 @@ def bench_main(args: argparse.Namespace) -> None:
             )
         try:
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 90  # a loaded machine, a profiling wrapper: a slow start
             while True:
                 try:
                     if httpx.get(base + "/api/games", timeout=1).status_code == 200:

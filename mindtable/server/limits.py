@@ -40,6 +40,7 @@ class Limits:
     waiting_room_ttl_s: float = 3 * 3600.0
     unjoined_room_ttl_s: float = 900.0
     rematch_hold_s: float = 120.0
+    finished_room_linger_s: float = 60.0
     no_progress_actions_per_seat: int = 20
     bot_room_grace_s: float = 30.0
     # -- uploads (files a group brings) --

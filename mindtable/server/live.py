@@ -77,6 +77,20 @@ async def play(websocket: WebSocket, code: str) -> None:
         if hello is None:
             room = None
             return
+        if room.closed:
+            # Forgotten here while the hello was awaited (a finished room released from memory, a room moving
+            # to another process): the room as it is now, loaded again.
+            try:
+                room = await manager.get(code)
+            except RoomError as exc:
+                conn.error(exc.code, safe_text(exc.message))
+                conn.close(4409 if exc.status == 409 else 1011)
+                room = None
+                return
+            if room is None:
+                conn.error("unknown_room", f"there is no room {safe_text(code.strip().upper(), 20)!r}; check the code")
+                conn.close(4404)
+                return
         if hello.get("token") and hello["token"] != token:
             if watched is not None:
                 manager.unwatch_token(watched, conn)

@@ -284,6 +284,7 @@ class RoomManager:
                 room._schedule()
         elif room.status == "over":
             room.over_since = time.monotonic()
+            room.release_when_idle()  # loaded for a look (its page, record, replay, rematch): not kept for long
         return room
 
     async def shutdown(self) -> None:
@@ -296,8 +297,9 @@ class RoomManager:
             task.cancel()
 
     async def _sweep(self) -> None:
-        """Free finished rooms: their kept messages after a minute, the rooms themselves after 10 minutes
-        without viewers (they stay in the database and are loaded again on demand)."""
+        """Free finished rooms: their kept messages after a minute, the rooms themselves ``finished_room_linger_s``
+        without viewers (they stay in the database and are loaded again on demand; each room asks for that
+        itself, :meth:`Room.release_when_idle`: this is the safety net)."""
         shortest = min(self.limits.waiting_room_ttl_s, self.limits.unjoined_room_ttl_s)
         interval = min(30.0, max(shortest / 2, 0.5))
         while True:
@@ -316,9 +318,10 @@ class RoomManager:
                     if not stream.conns:
                         stream.clear()  # a late reconnection gets a snapshot (with the result)
                 if (
-                    now - room.over_since > 600
+                    now - room.over_since > self.limits.finished_room_linger_s
                     and not room.spectators.conns
                     and not any(seat.conns for seat in room.seats)
+                    and not room.lock.locked()
                 ):
                     self.forget(code)
 
@@ -924,7 +927,14 @@ class RoomManager:
         if room.status != "over":
             raise RoomError(409, "not_over", "a rematch can be asked for once the match is over")
         name = room.seats[seat].name or f"Player {seat + 1}"  # the person's own name, even if a bot took over
-        async with room.lock:
+        await room.lock.acquire()
+        while room.closed:
+            # Released from memory while this request waited: the stored room (loaded once, whoever else
+            # asks now) decides, so that two players never make two rematch rooms.
+            room.lock.release()
+            room, seat = await self.authorize(code, token)
+            await room.lock.acquire()
+        try:
             if room.rematch is None:
                 bots = {str(s.index): s.bot for s in room.seats if s.kind == "bot" and not s.replaced and s.bot}
                 params = {
@@ -960,6 +970,8 @@ class RoomManager:
                 room.rematch = new_room.code
                 room.broadcast_presence()
                 return new_room, new_seat, new_token
+        finally:
+            room.lock.release()
         claim = room.seats[seat].token_hash
         try:
             new_room, new_seat, new_token = await self.join(room.rematch, name, seat, claim=claim)

@@ -209,6 +209,8 @@ class Room:
         self.no_progress = [0] * self.players
         #: Shut down (forgotten by this process): it never acts or writes again, even from a task under way.
         self.closed = False
+        #: A finished room nobody is connected to: when it leaves memory (see :meth:`release_when_idle`).
+        self._release: asyncio.TimerHandle | None = None
 
     # -- clock ---------------------------------------------------------------------------------------
     def now_ms(self) -> int:
@@ -443,6 +445,9 @@ class Room:
                     conn.send_message({"seq": stream.seq, **message})
             stream.conns.add(conn)
             self.unwatched_since = None
+            if self._release is not None:  # someone looks at the finished room: it stays while they do
+                self._release.cancel()
+                self._release = None
             self._resume()
             self.last_active = time.time()
             if seat is not None and not self.touched:
@@ -463,18 +468,17 @@ class Room:
         if conn in stream.conns:
             self.last_active = time.time()
         stream.conns.discard(conn)
-        if not self._watched() and self.unwatched_since is None:
-            self.unwatched_since = asyncio.get_running_loop().time()
-        if seat is None:
-            return
-        state = self.seats[seat]
-        if conn not in state.conns:
-            return
-        state.conns.discard(conn)
-        if state.conns:
-            return
-        self.broadcast_presence()
-        self._start_grace(seat)
+        if seat is not None:
+            state = self.seats[seat]
+            if conn in state.conns:
+                state.conns.discard(conn)
+                if not state.conns:
+                    self.broadcast_presence()
+                    self._start_grace(seat)
+        if not self._watched():
+            if self.unwatched_since is None:
+                self.unwatched_since = asyncio.get_running_loop().time()
+            self.release_when_idle()
 
     def _start_grace(self, seat: int) -> None:
         state = self.seats[seat]
@@ -776,6 +780,30 @@ class Room:
         self.broadcast_presence()
         if self.manager.cluster is not None:
             self.manager.cluster.room_over(self.code, self.players)
+        self.release_when_idle()
+
+    # -- memory: a finished room is stored, and need not stay -------------------------------------------
+    def release_when_idle(self) -> None:
+        """A finished room nobody is connected to leaves this process's memory ``finished_room_linger_s``
+        later (everything about it is stored by then: its actions, result, rematch and seat holds; its page,
+        record, replay and rematch load it again on demand). Anyone who connects meanwhile keeps it."""
+        if self.status != "over" or self.closed or self._watched():
+            return
+        if self._release is not None:
+            self._release.cancel()
+        loop = asyncio.get_running_loop()
+        self._release = loop.call_later(self.manager.limits.finished_room_linger_s, self._release_now)
+
+    def _release_now(self) -> None:
+        self._release = None
+        if self.status != "over" or self.closed or self._watched():
+            return
+        if self.lock.locked():  # a rematch is being made: look again shortly
+            self._release = asyncio.get_running_loop().call_later(1.0, self._release_now)
+            return
+        if self.manager.rooms.get(self.code) is self:
+            log.debug("room %s: finished and unwatched; released from memory (it stays stored)", self.code)
+            self.manager.forget(self.code)
 
     # -- timers: deadlines, bots, turn timers ------------------------------------------------------------
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
@@ -887,6 +915,9 @@ class Room:
     def shutdown(self, code: int = 1001) -> None:
         self.closed = True
         self._cancel_timers()
+        if self._release is not None:
+            self._release.cancel()
+            self._release = None
         for state in self.seats:
             if state.grace is not None:
                 state.grace.cancel()
