@@ -411,17 +411,9 @@ class Match:
             game.validate_state(state, players, options)
         except (ValueError, KeyError, TypeError) as exc:
             raise InvalidSnapshot(f"snapshot field 'state' is not a valid {game.id} state: {exc}") from None
-        start = {
-            "format": SNAPSHOT_FORMAT,
-            "game": game.id,
-            "players": players,
-            "options": copy.deepcopy(options),
-            "seed": seed,
-            "rng": rng.to_dict(),
-            "clock": clock,
-            "state": copy.deepcopy(state),
-        }
-        return cls(game, players, options, seed, state, rng, clock, start=start)
+        # The start (this position) is frozen by the constructor, as for a new match: a marshal copy, its JSON
+        # snapshot built when first asked for (a deep copy of a quiz game's state per load was most of the time).
+        return cls(game, players, options, seed, state, rng, clock)
 
     def record(self) -> dict[str, Any]:
         """Everything needed to rebuild this match, with no file read: the start, the actions, what they ran on."""

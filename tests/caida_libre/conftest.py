@@ -5,6 +5,9 @@ Until the game is registered through its entry point, the tests register it here
 
 from __future__ import annotations
 
+import functools
+import json
+import marshal
 from typing import Any
 
 import mindtable
@@ -33,10 +36,7 @@ def position(
 
     The turn starts afresh from the position, so a weapon square under the answerer arms its weapon.
     """
-    base = mindtable.new_match(
-        "caida-libre", players=players, seed=seed, options={"language": language, "pack": "all", **options}
-    )
-    snapshot = base.snapshot()
+    snapshot = marshal.loads(_start(players, seed, json.dumps({"language": language, "pack": "all", **options})))
     state: dict[str, Any] = snapshot["state"]
     if iq is not None:
         state["iq"] = list(iq)
@@ -52,6 +52,15 @@ def position(
     state["phase"] = "weapon" if kind in ("sniper", "hook") else "draw"
     snapshot["clock"] = clock
     return Match.from_snapshot(snapshot)
+
+
+@functools.lru_cache(maxsize=64)
+def _start(players: int, seed: int, options: str) -> bytes:
+    """A new match's snapshot, made once for its players, seed and options (JSON text) and kept as marshal bytes:
+    each position is a fresh copy of it (the deal of every card of a pack, once, not once a position)."""
+    return marshal.dumps(
+        mindtable.new_match("caida-libre", players=players, seed=seed, options=json.loads(options)).snapshot()
+    )
 
 
 def act(match: Match, kind: str, seat: int, **params: Any) -> list[dict[str, Any]]:

@@ -228,8 +228,15 @@ def _pools(booklet_text: str, language: str) -> Pool:
     return {k: tuple(v) for k, v in pools.items()}
 
 
+@functools.lru_cache(maxsize=65536)
 def _bare(text: str) -> str:
+    """The text casefolded without accents (kept: every candidate of a pool is compared again for each option)."""
     return "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+
+
+@functools.lru_cache(maxsize=65536)
+def _words(bare: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", bare))
 
 
 def _fits(candidate: str, right: str, taken: Sequence[str], has_digits: bool) -> bool:
@@ -242,7 +249,7 @@ def _fits(candidate: str, right: str, taken: Sequence[str], has_digits: bool) ->
         return False
     if fuzz.ratio(c, r) >= 80:
         return False
-    c_words, r_words = set(re.findall(r"\w+", c)), set(re.findall(r"\w+", r))
+    c_words, r_words = _words(c), _words(r)
     return not (c_words and (c_words <= r_words or r_words <= c_words))
 
 
