@@ -368,7 +368,7 @@ export function mountQuiz(root, ctx, opts = {}) {
       if (ask.draft) parts.push(h("p", { "data-testid": "quiz-draft" }, say("quiz.typing", { text: ask.draft })));
     }
     if (ask.given != null && ask.phase !== "answer") parts.push(h("p", { "data-testid": "quiz-given" }, say("quiz.given", { text: givenText(say, ask.given) })));
-    if (ask.suggestion && ask.phase !== "decided") parts.push(suggestionLine(say, ask.suggestion));
+    if (ask.suggestion && ask.phase !== "decided" && ask.phase !== "pending") parts.push(suggestionLine(say, ask.suggestion));
     if (legal.has("ask_confirm") || legal.has("ask_overrule")) {
       const q = ask.card?.questions?.[ask.question?.index] || {};
       const isList = q.kind === "list";
@@ -415,6 +415,20 @@ export function mountQuiz(root, ctx, opts = {}) {
     }
     const last = (ask.results || [])[ask.results.length - 1];
     if (ask.phase === "decided" && last) parts.push(verdictLine(say, last, nameOf, ctx.seat));
+    // A verdict given that does not count yet (the room's undo_seconds, issue #28): shown as a verdict is, with
+    // the seconds left; the asker may take it back (Undo) or let it count now, the others see it is pending.
+    if (ask.phase === "pending" && last) {
+      parts.push(verdictLine(say, last, nameOf, ctx.seat));
+      const left = countdown(ask.undo_deadline, msg.clock ?? 0, say);
+      timers.push(left._timer);
+      if (legal.has("ask_undo")) {
+        parts.push(h("div", { class: "mt-quiz-buttons", "data-testid": "quiz-undo-box" },
+          h("button", { type: "button", class: "btn-primary", "data-testid": "quiz-undo", onclick: () => send({ type: "ask_undo" }) }, say("quiz.undo"), " ", left),
+          legal.has("ask_final") ? h("button", { type: "button", "data-testid": "quiz-final", onclick: () => send({ type: "ask_final" }) }, say("quiz.final")) : null));
+      } else {
+        parts.push(h("p", { class: "muted", "data-testid": "quiz-pending" }, say("quiz.pending", { name: nameOf(ask.reader) }), " ", left));
+      }
+    }
     const focused = document.activeElement === input;
     const before = root.querySelector(".mt-quiz-reader-list");
     const kept = before && readerAt === questionId ? { top: before.scrollTop, focus: document.activeElement === before } : null;
