@@ -191,8 +191,8 @@ function roomDefault(option) {
   return "room_default" in option ? option.room_default : option.default;
 }
 
-function optionField(given, tr) {
-  const option = { ...given, default: roomDefault(given) };
+function optionField(declared, tr) {
+  const option = { ...declared, default: roomDefault(declared) };
   const name = `option.${option.name}`;
   const title = label(tr, name, option.name.replaceAll("_", " "));
   // A help line that says the label again ("Stones to the far bank" over "stones to the far bank") is left out:
