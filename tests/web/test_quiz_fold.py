@@ -45,7 +45,18 @@ GAMES: dict[str, dict[str, str | None]] = {
     "caida-libre": {"root": "#game.cl", "actions": '[data-testid="cl-actions"]'},
     "stepping-stones": {"root": "#game.ss", "actions": None},
 }
-QUIZ_TYPES = {"ask_answer", "ask_options", "ask_pass", "ask_confirm", "ask_overrule", "ask_choose", "ask_vote"}
+# A verdict pending (the room's undo_seconds) is nobody's moment here: it counts by itself a few seconds later.
+QUIZ_TYPES = {
+    "ask_answer",
+    "ask_options",
+    "ask_pass",
+    "ask_confirm",
+    "ask_overrule",
+    "ask_choose",
+    "ask_vote",
+    "ask_undo",
+    "ask_final",
+}
 
 
 def moment_of(types: set[str]) -> str | None:
