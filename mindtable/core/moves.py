@@ -281,13 +281,13 @@ class MoveTable(Generic[S]):
 
     __slots__ = (
         "_help",
-        "not_for_bots",
         "_list_free",
         "_listers",
         "by_type",
         "checks",
         "flow",
         "moves",
+        "not_for_bots",
         "phase_key",
         "player_moves",
         "types",

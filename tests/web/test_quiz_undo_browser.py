@@ -5,6 +5,7 @@ games share the quiz box, ``js/quiz.js``): Ana plays seat 0 against a bot that a
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -36,10 +37,8 @@ def test_the_asker_undoes_a_verdict_and_gives_the_other_one(browser: Any, server
     room["options"] = {"language": "en"}
     grant = post_json(f"{server_url}/api/rooms", room)
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
-    context.add_init_script(
-        "localStorage.setItem('mindtable:seat:%s', JSON.stringify({seat: %d, token: %r, name: 'Ana', saved: 1}));"
-        % (grant["code"], grant["seat"], grant["token"])
-    )
+    saved = json.dumps({"seat": grant["seat"], "token": grant["token"], "name": "Ana", "saved": 1})
+    context.add_init_script(f"localStorage.setItem('mindtable:seat:{grant['code']}', {json.dumps(saved)});")
     page, errors, _frames = watched_page(context, TIMEOUT_MS)
     page.goto(f"{server_url}/room.html?code={grant['code']}")
     page.wait_for_selector(GAMES[GAME]["root"])
