@@ -124,7 +124,9 @@ class Bot(Protocol):
 
 
 def observe(match: Match, seat: int, now: int) -> Observation:
-    return Observation(seat=seat, view=match.view(seat), legal_actions=match.legal_actions(seat), now=now)
+    """What a bot at ``seat`` is asked with: its view and the legal actions a bot is offered
+    (:meth:`Match.bot_legal_actions`)."""
+    return Observation(seat=seat, view=match.view(seat), legal_actions=match.bot_legal_actions(seat), now=now)
 
 
 #: Words a random player types into a free-text input.

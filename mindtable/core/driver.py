@@ -64,8 +64,8 @@ class _Observation(Observation):
 
 def observation(match: Match, seat: int, view: dict[str, Any], now: int) -> Observation:
     """What a bot at ``seat`` is asked with: ``view`` (built already, perhaps with :meth:`Match.views`) and the
-    legal actions, listed only if the bot reads them."""
-    return _Observation(seat, view, match.legal_actions, now)
+    legal actions a bot is offered (:meth:`Match.bot_legal_actions`), listed only if the bot reads them."""
+    return _Observation(seat, view, match.bot_legal_actions, now)
 
 
 def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dict[str, Any]] | None:
@@ -81,7 +81,7 @@ def _next_step(match: Match, bots: Mapping[int, Bot], seats: list[int], now: int
     if seats:
         # Every bot's view in one call: the game builds the part all seats see once per step, if a bot reads it.
         views = match.bot_views(seats)
-        legal_actions = match.legal_actions
+        legal_actions = match.bot_legal_actions
         for seat in seats:
             decision: Decision | None = bots[seat].decide(_Observation(seat, views[seat], legal_actions, now))
             if decision is None:

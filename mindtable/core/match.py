@@ -162,6 +162,13 @@ class Match:
             return listed
         return self.game.legal_actions(self.state, seat, self.clock)
 
+    def bot_legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """:meth:`legal_actions` as a bot is offered them: without the moves declared for people only
+        (``Move(bots=False)``, e.g. taking back one's own verdict)."""
+        listed = self.legal_actions(seat)
+        table = self.game.moves
+        return listed if table is None else table.for_bots(listed)
+
     def to_act(self) -> list[int]:
         """The seats expected to act now (whose turn it is); empty when the match is over."""
         if self._result is not None:

@@ -253,7 +253,8 @@ class Move(Generic[S]):
     """One move of a game: its type, who may make it and when, its parameters and its effect.
 
     ``system`` moves are made by the game itself (a timer, delivered by whoever drives the match) and carry no
-    seat; every other move needs the seat of the player who makes it. ``phases`` are the values of the state's
+    seat; every other move needs the seat of the player who makes it. ``bots=False`` keeps a move out of what bots
+    are offered. ``phases`` are the values of the state's
     phase (``MoveTable(phase_key=...)``) in which the move exists at all; in another phase it is refused with
     ``phase_refusal`` (a code of the game) before its gate is asked.
     """
@@ -266,6 +267,9 @@ class Move(Generic[S]):
     help: str = ""
     phases: tuple[str, ...] = ()
     phase_refusal: str = "not_now"
+    #: Whether bots are offered the move (``Match.bot_legal_actions``): ``False`` for a move only a person has a
+    #: reason to make (taking back their own verdict), which a bot never makes. A person is offered it as any.
+    bots: bool = True
     fields: frozenset[str] = field(default=frozenset(), init=False)
 
     def __post_init__(self) -> None:
@@ -283,6 +287,7 @@ class MoveTable(Generic[S]):
         "checks",
         "flow",
         "moves",
+        "not_for_bots",
         "phase_key",
         "player_moves",
         "types",
@@ -303,6 +308,8 @@ class MoveTable(Generic[S]):
                 raise ValueError(f"move {move.type!r} is declared twice")
             self.by_type[move.type] = move
         self.player_moves = tuple(m for m in self.moves if not m.system)
+        #: The types of the moves bots are not offered (``Move(bots=False)``).
+        self.not_for_bots = frozenset(m.type for m in self.player_moves if not m.bots)
         self.types = ", ".join(self.by_type)
         # The listing and check code is generated from these declarations (the speed machinery, kept apart).
         from mindtable.core.compiled import compile_check, compile_listing, single_param
@@ -328,6 +335,13 @@ class MoveTable(Generic[S]):
         key = self.phase_key
         free = self._list_free
         return (free if key is None else self._listers.get(state[key], free))(state, seat, at)
+
+    def for_bots(self, listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``listed`` (legal actions) without the moves bots are not offered (``Move(bots=False)``)."""
+        skip = self.not_for_bots
+        if not skip:
+            return listed
+        return [entry for entry in listed if entry["type"] not in skip]
 
     @property
     def listers(self) -> tuple[str | None, dict[Any, Callable[..., list[dict[str, Any]]]], Callable[..., Any]]:

@@ -24,6 +24,9 @@ from typing import Any
 
 from mindtable.core.errors import InvalidOptions
 
+#: ``Option.room_default`` when a room gives the option its ``default``.
+NO_ROOM_DEFAULT: Any = object()
+
 _TYPE_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
 
 
@@ -43,6 +46,14 @@ class Option:
     #: and the terminal pass paths; a server never takes a path from a client — it offers the files its host
     #: named, or the group's own upload, by name (``new_match(files=...)`` says where each name is read from).
     file: str | None = None
+    #: The value a room (the server's lobby) gives the option unless its creator says otherwise, where people at a
+    #: table want something other than the engine's default (``NO_ROOM_DEFAULT``: the default). Simulations, the
+    #: Python API and records keep ``default`` (see :func:`room_options`).
+    room_default: Any = NO_ROOM_DEFAULT
+    #: Left out of the resolved options when it is at its default: for an option added after matches were
+    #: recorded, so that their starts (and every seeded game's) stay exactly as they were (see
+    #: :func:`validate_options`; read it with ``options.get(name, default)``).
+    omit_default: bool = False
 
     def describe_allowed(self) -> str:
         if self.choices is not None:
@@ -121,6 +132,7 @@ class Option:
             "maximum": self.maximum,
             "help": self.help,
             "file": self.file,
+            **({"room_default": self.room_default} if self.room_default is not NO_ROOM_DEFAULT else {}),
         }
 
 
@@ -132,10 +144,38 @@ def validate_options(schema: Sequence[Option], given: Mapping[str, Any] | None) 
     if unknown:
         allowed = ", ".join(by_name) if by_name else "none"
         raise InvalidOptions(f"unknown option {unknown[0]!r}; allowed options: {allowed}", option=unknown[0])
-    return {
-        option.name: option.validate(given[option.name]) if option.name in given else option.default
-        for option in schema
-    }
+    out = {}
+    for option in schema:
+        value = option.validate(given[option.name]) if option.name in given else option.default
+        if option.omit_default and value == option.default:
+            continue
+        out[option.name] = value
+    return out
+
+
+def room_options(schema: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options a room starts a match with: each option's ``room_default`` unless ``given`` names it.
+
+    >>> schema = (Option("undo_seconds", int, default=0, room_default=4, omit_default=True),
+    ...           Option("lives", int, default=3))
+    >>> room_options(schema, {}), room_options(schema, {"undo_seconds": 0})
+    ({'undo_seconds': 4}, {'undo_seconds': 0})
+    >>> validate_options(schema, {"undo_seconds": 0}), validate_options(schema, {"undo_seconds": 4})
+    ({'lives': 3}, {'undo_seconds': 4, 'lives': 3})
+    """
+    out = {o.name: o.room_default for o in schema if o.room_default is not NO_ROOM_DEFAULT}
+    out.update(given or {})
+    return out
+
+
+def stated_options(schema: Sequence[Option], resolved: Mapping[str, Any]) -> dict[str, Any]:
+    """Resolved options with the ones left out at their default (``omit_default``) stated again: what a new room
+    with the same settings (a rematch) is given, so that a room default does not replace a value chosen.
+
+    >>> stated_options((Option("undo_seconds", int, default=0, room_default=4, omit_default=True),), {})
+    {'undo_seconds': 0}
+    """
+    return {**{o.name: o.default for o in schema if o.omit_default}, **resolved}
 
 
 #: Inside ``new_match(files=...)``: where each file option's value is read from.

@@ -22,6 +22,7 @@ from mindtable.core import Game, InvalidOptions, get_game, new_match
 from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.errors import ReplayMismatch
 from mindtable.core.match import pinned_part, record_notices, replay, start_of
+from mindtable.core.options import room_options, stated_options
 from mindtable.core.pace import MOST_SECONDS, PACE_NAMES, pace_of
 from mindtable.server import storage as db
 from mindtable.server.content import HOST, UPLOAD, HostContent, materialize
@@ -608,7 +609,9 @@ class RoomManager:
             json_safe(options, "options", max_depth=4, max_values=256)
         except ValueError as exc:
             raise RoomError(422, "bad_options", str(exc)) from None
-        options = _strict_options(game, options)
+        # The room's defaults (``Option.room_default``, e.g. a few seconds to take a verdict back), then what the
+        # creator gave; the engine's own defaults for the rest.
+        options = _strict_options(game, room_options(game.option_schema, options))
         seed = secrets.randbelow(2**62)
         uploads: list[str] = []
         async with scratch_folder() as folder:
@@ -945,7 +948,7 @@ class RoomManager:
                 new_room, new_seat, new_token = await self.create(
                     game_id=room.game.id,
                     players=room.players,
-                    options=dict(room.match.options),
+                    options=stated_options(room.game.option_schema, room.match.options),
                     bots=bots,
                     bot_params=params,
                     name=name,

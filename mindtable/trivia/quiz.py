@@ -19,6 +19,10 @@ game puts in its move table. How it goes:
 4. The verdict that counts, who decided it (``reader``, ``vote``, ``timeout``, ``pass``) and the seat, go
    into the events (``ask_decided``) and the record (the deciding action, or the system's ``ask_settle``);
    the question's answer is then shown to everyone. The game's ``on_decided`` callback scores it.
+   With ``undo_ms`` (the room's ``undo_seconds``) the reader's own verdict is first *pending* for that long
+   (phase ``pending``, ``ask_pending``; shown as a verdict is, answer and all): the reader may take it back
+   (``ask_undo``: deciding again, the question's answer hidden again) or let it count now (``ask_final``);
+   when the time is up it counts (the system's ``ask_undo_time_up``). Bots are never offered ``ask_undo``.
 
 Time: ``time_limit_ms`` makes the answer due by a deadline (``ask_time_up``, a system move the driver applies
 at :func:`ask_deadline`): what was typed by then (the draft) is judged, item by item for a list. With
@@ -105,7 +109,8 @@ class AskResult(Verdict):
 
 
 class Ask(TypedDict):
-    """The ask step as the state keeps it (``state["ask"]``): plain JSON. See :func:`open_ask`."""
+    """The ask step as the state keeps it (``state["ask"]``): plain JSON. See :func:`open_ask`. ``undo_ms`` is
+    there only when the reader may take a verdict back, ``undo_deadline`` only while a verdict is pending."""
 
     card: dict[str, Any]
     reader: int
@@ -133,6 +138,8 @@ class Ask(TypedDict):
     suggestion: Suggestion | Verdict | None
     verdict: Verdict | None
     results: list[AskResult]
+    undo_ms: NotRequired[int]
+    undo_deadline: NotRequired[int]
 
 
 class AskView(TypedDict):
@@ -161,13 +168,15 @@ class AskView(TypedDict):
     results: list[AskResult]
     card: NotRequired[dict[str, Any]]
     suggestion: NotRequired[Suggestion | Verdict | None]
+    #: While the reader's verdict is pending (phase ``pending``): when it counts unless taken back.
+    undo_deadline: NotRequired[int]
 
 
 #: What a game's ``on_decided(state, ask, rng)`` is: called once a verdict counts, it returns the game's events.
 OnDecided = Callable[[State, Ask, Any], list[Event]]
 
 #: Phases of the step.
-PHASES = ("choose", "answer", "judge", "vote", "decided")
+PHASES = ("choose", "answer", "judge", "vote", "pending", "decided")
 #: ``options``: ``allowed`` (the answerer may ask for them), ``never`` (a direct answer only: Carrera's star
 #: squares and steals, the experts' variant), ``shown`` (they are part of the question from the start).
 OPTION_MODES = ("allowed", "never", "shown")
@@ -189,6 +198,8 @@ ASK_CODES: dict[str, str] = {
     "ask_not_voting": "no vote is open now",
     "ask_not_voter": "seat {seat} does not vote on this answer",
     "ask_voted": "seat {seat} has already voted",
+    "ask_verdict_pending": "the verdict is given; it counts at {deadline} ms unless the reader takes it back",
+    "ask_not_pending": "there is no verdict waiting to count now",
 }
 
 #: The step's codes whose parameters name a seat or a list of seats (add them to the game's ``seat_params``).
@@ -221,13 +232,15 @@ def open_ask(
     vote: bool = False,
     rules: Mapping[str, Any] | None = None,
     at: int | None = None,
+    undo_ms: int | None = None,
 ) -> tuple[Ask, list[Event]]:
     """A new ask step for ``card`` and its events.
 
     ``question`` is the index of the card's question to ask, or its category (an Eesti card's ``"sport"``);
     with ``choices`` (indices) the answerer first chooses one of them (``ask_choose``). ``rules`` are the
     judge's house rules (:data:`mindtable.trivia.judge.JUDGE_OPTIONS`). ``at`` is the time of the action that
-    opened the step (deadlines count from it).
+    opened the step (deadlines count from it). With ``undo_ms`` the reader's verdict waits that long before it
+    counts, and may be taken back meanwhile (see the module's documentation).
     """
     data = card.to_dict() if isinstance(card, Card) else dict(card)
     parsed = Card.from_dict(data)
@@ -272,6 +285,8 @@ def open_ask(
         "verdict": None,
         "results": [],
     }
+    if undo_ms:
+        ask["undo_ms"] = int(undo_ms)
     events = [
         Event(
             "ask_opened",
@@ -372,7 +387,7 @@ def waiting_for(ask: Ask | None) -> list[int]:
     phase = ask["phase"]
     if phase in ("choose", "answer"):
         return list(ask["answerers"])
-    if phase == "judge":
+    if phase in ("judge", "pending"):
         return [ask["reader"]]
     if phase == "vote":
         return [s for s in ask["voters"] if str(s) not in ask["votes"]]
@@ -387,6 +402,8 @@ def ask_deadline(ask: Ask | None) -> Deadline | None:
         return Deadline(ask["deadline"], {"type": "ask_time_up"})
     if ask["phase"] in ("judge", "vote") and ask["judge_deadline"] is not None:
         return Deadline(ask["judge_deadline"], {"type": "ask_settle"})
+    if ask["phase"] == "pending":
+        return Deadline(ask["undo_deadline"], {"type": "ask_undo_time_up"})
     return None
 
 
@@ -396,7 +413,8 @@ def ask_view(ask: Ask | None, seat: int | None) -> AskView | None:
     decided question with its answer."""
     if ask is None:
         return None
-    decided = ask["phase"] == "decided"
+    # A pending verdict is shown as a decided one is: the question's answer and the judge's suggestion included.
+    decided = ask["phase"] in ("pending", "decided")
     role = (
         "reader"
         if seat == ask["reader"]
@@ -432,6 +450,8 @@ def ask_view(ask: Ask | None, seat: int | None) -> AskView | None:
         out["suggestion"] = ask["suggestion"]
     elif decided or ask["phase"] == "vote":
         out["suggestion"] = ask["suggestion"]
+    if ask["phase"] == "pending":
+        out["undo_deadline"] = ask["undo_deadline"]
     return out
 
 
@@ -560,6 +580,37 @@ def _decide(ask: Ask, verdict: Suggestion | Verdict, by: str, seat: int | None) 
     return [Event("ask_decided", result)]
 
 
+def _reader_decides(ask: Ask, verdict: Verdict, seat: int, at: int | None) -> list[Event]:
+    """The reader's verdict: it counts now, or (with ``undo_ms``) is pending until ``undo_deadline``, shown as a
+    decided verdict is (``ask_pending``, the same result ``ask_decided`` will carry)."""
+    events = _decide(ask, verdict, "reader", seat)
+    undo_ms = ask.get("undo_ms")
+    if not undo_ms:
+        return events
+    ask["phase"] = "pending"
+    ask["undo_deadline"] = (at if at is not None else ask["opened_at"]) + undo_ms
+    return [Event("ask_pending", {**ask["results"][-1], "undo_deadline": ask["undo_deadline"]})]
+
+
+def _count_pending(ask: Ask) -> list[Event]:
+    """The pending verdict counts: decided, as it would have been without the time to undo it."""
+    ask["phase"] = "decided"
+    del ask["undo_deadline"]
+    return [Event("ask_decided", ask["results"][-1])]
+
+
+def _undo(ask: Ask, seat: int, at: int | None) -> list[Event]:
+    """The reader takes the pending verdict back: deciding again, on the same answer and suggestion, with the
+    time to decide (``confirm_ms``) counted anew; the question's answer is hidden again."""
+    ask["results"].pop()
+    ask["verdict"] = None
+    ask["phase"] = "judge"
+    del ask["undo_deadline"]
+    if ask["confirm_ms"]:
+        ask["judge_deadline"] = (at if at is not None else ask["opened_at"]) + ask["confirm_ms"]
+    return [Event("ask_undone", {"seat": seat, "judge_deadline": ask["judge_deadline"]})]
+
+
 #: The codes of a verdict the reader (or the table's vote) decided against the judge's suggestion: the reason
 #: shown is then theirs, never the judge's words for the other verdict ("a small typo, accepted" under "wrong").
 #: The judge's own code stays in ``params["judge"]``. A list recounted keeps the judge's list codes.
@@ -659,8 +710,28 @@ def _gates(key: str) -> dict[str, Callable[[State, Any, Any], IllegalAction | No
             return refuse("ask_none")
         if seat != ask["reader"]:
             return refuse("ask_not_reader", reader=ask["reader"])
+        if ask["phase"] == "pending":
+            return refuse("ask_verdict_pending", deadline=ask["undo_deadline"])
         if ask["phase"] != "judge":
             return refuse("ask_not_judging")
+        return None
+
+    def pending(state: State, seat: Any, at: Any) -> IllegalAction | None:
+        ask = the_ask(state)
+        if ask is None or ask["phase"] == "decided":
+            return refuse("ask_none")
+        if seat != ask["reader"]:
+            return refuse("ask_not_reader", reader=ask["reader"])
+        if ask["phase"] != "pending":
+            return refuse("ask_not_pending")
+        return None
+
+    def undo_time_up(state: State, seat: Any, at: Any) -> IllegalAction | None:
+        ask = the_ask(state)
+        if ask is None or ask["phase"] != "pending":
+            return refuse("not_now", action="ask_undo_time_up")
+        if at is not None and at < ask["undo_deadline"]:
+            return refuse("not_now", action="ask_undo_time_up")
         return None
 
     def call_vote(state: State, seat: Any, at: Any) -> IllegalAction | None:
@@ -712,6 +783,8 @@ def _gates(key: str) -> dict[str, Callable[[State, Any, Any], IllegalAction | No
         "vote": vote,
         "time_up": time_up,
         "settle": settle,
+        "pending": pending,
+        "undo_time_up": undo_time_up,
     }
 
 
@@ -783,12 +856,18 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
     def do_confirm(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
         ask = state[key]
         verdict = cast(Verdict, {**ask["suggestion"], "overruled": False})
-        return finish(state, _decide(ask, verdict, "reader", action["seat"]), rng)
+        return finish(state, _reader_decides(ask, verdict, action["seat"], action.get("at")), rng)
 
     def do_overrule(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
         ask = state[key]
         verdict = _flip(ask["suggestion"], action.get("named"))
-        return finish(state, _decide(ask, verdict, "reader", action["seat"]), rng)
+        return finish(state, _reader_decides(ask, verdict, action["seat"], action.get("at")), rng)
+
+    def do_undo(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
+        return _undo(state[key], action["seat"], action.get("at"))
+
+    def do_final(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
+        return finish(state, _count_pending(state[key]), rng)
 
     def do_call_vote(state: State, action: dict[str, Any], rng: Any) -> list[Event]:
         ask = state[key]
@@ -895,6 +974,16 @@ def ask_moves(key: str = "ask", *, on_decided: OnDecided | None = None) -> list[
         ),
         Move("ask_time_up", do_time_up, gates["time_up"], system=True),
         Move("ask_settle", do_settle, gates["settle"], system=True),
+        # Declared last, so that the moves listed before them (a bot's first choice, RL action numbers) stay.
+        Move(
+            "ask_undo",
+            do_undo,
+            gates["pending"],
+            bots=False,
+            help="take your verdict back before it counts, and decide again",
+        ),
+        Move("ask_final", do_final, gates["pending"], help="let your verdict count now"),
+        Move("ask_undo_time_up", do_final, gates["undo_time_up"], system=True),
     ]
 
 
@@ -910,4 +999,7 @@ ASK_MOVE_TYPES = (
     "ask_vote",
     "ask_time_up",
     "ask_settle",
+    "ask_undo",
+    "ask_final",
+    "ask_undo_time_up",
 )

@@ -199,6 +199,8 @@ class KnowledgeBot:
             return self.other(observation)
         if "ask_confirm" in legal:
             return Decision({"type": "ask_confirm"})
+        if "ask_final" in legal:  # its own verdict, waiting to count: it lets it count (it never undoes one)
+            return Decision({"type": "ask_final"})
         if "ask_vote" in legal:
             suggestion = ask.get("suggestion") or {}
             return Decision({"type": "ask_vote", "verdict": "right" if suggestion.get("correct") else "wrong"})

@@ -10,7 +10,7 @@ three things:
 * **which house rules the room may set** — the judge's options it offers (``house_rules``, names from
   :data:`mindtable.trivia.judge.JUDGE_OPTIONS`, or ``"all"``), the ones the game fixes (``fixed_rules``), and
   the choices of seconds to answer and to decide (``answer_seconds``, ``confirm_seconds``; ``None`` leaves
-  the option out);
+  the option out) and to take a verdict back (``undo_seconds``: 0 in the engine, a few seconds in a room);
 * **who asks whom, and what** — each time, with :meth:`QuizStep.open` (a card, or one of its questions by
   index or category, or a choice between them) or :meth:`QuizStep.ask` (a single bank question).
 
@@ -24,7 +24,7 @@ and the number of players from ``state["players"]``.
 ...     return []
 >>> QUIZ = QuizStep(scored, house_rules=("typos",), answer_seconds=(0, 30))
 >>> [o.name for o in QUIZ.options]
-['answer_seconds', 'confirm_seconds', 'typos']
+['answer_seconds', 'confirm_seconds', 'undo_seconds', 'typos']
 >>> state = {"players": 2, "options": {"answer_seconds": 30, "confirm_seconds": 0, "typos": "normal"}, "score": 0}
 >>> events = QUIZ.ask(state, Question("q1", "text", "Capital of Australia?", "CANBERRA"), reader=1, answerers=[0],
 ...                  at=1_000)
@@ -67,6 +67,9 @@ from mindtable.trivia.quiz import (
 
 #: The judge's house rules by name.
 HOUSE_RULES: dict[str, Option] = {o.name: o for o in JUDGE_OPTIONS}
+#: The choices of ``undo_seconds`` (the reader's time to take a verdict back), and what a room starts with.
+UNDO_SECONDS = (0, 2, 4, 8)
+ROOM_UNDO_SECONDS = 4
 #: ``time_limit_ms`` when :meth:`QuizStep.open` should take it from the room's ``answer_seconds``.
 FROM_OPTIONS: Any = object()
 
@@ -84,6 +87,9 @@ class QuizStep:
     answer_seconds: Sequence[int] | None = (0, 30, 60)
     #: The choices of the room's ``confirm_seconds`` option (0: the reader takes their time), or ``None``.
     confirm_seconds: Sequence[int] | None = (0, 20, 60)
+    #: The choices of the room's ``undo_seconds`` option: how long the reader's verdict waits before it counts,
+    #: during which they may take it back (0: it counts at once, as the books have it), or ``None``.
+    undo_seconds: Sequence[int] | None = UNDO_SECONDS
     #: Whether the room may let the table vote on an answer (an option ``vote``, off by default).
     vote_option: bool = False
     #: Where the step lives in the state.
@@ -97,6 +103,8 @@ class QuizStep:
         if unknown:
             raise ValueError(f"unknown house rules {unknown}; the judge's are {', '.join(HOUSE_RULES)}")
         object.__setattr__(self, "house_rules", tuple(names))
+        if self.undo_seconds is not None and not {0, ROOM_UNDO_SECONDS} <= set(self.undo_seconds):
+            raise ValueError(f"undo_seconds must offer 0 and the rooms' {ROOM_UNDO_SECONDS}, got {self.undo_seconds}")
 
     # --- what the game puts in its declarations ---------------------------------------------------------------
 
@@ -147,6 +155,21 @@ class QuizStep:
                     help="seconds the reader has to decide (then the judge's suggestion stands)",
                 )
             )
+        if self.undo_seconds is not None:
+            # 0 in the engine (simulations, the API, records: the books' verdict counts at once); a room gives
+            # people a few seconds to take back a slip of the finger. Left out of a match's options at 0, so
+            # that matches made before the option existed start (and replay) exactly as they did.
+            out.append(
+                Option(
+                    "undo_seconds",
+                    int,
+                    default=0,
+                    choices=tuple(self.undo_seconds),
+                    help="seconds the reader may take a verdict back before it counts (0: it counts at once)",
+                    room_default=ROOM_UNDO_SECONDS,
+                    omit_default=True,
+                )
+            )
         if self.vote_option:
             out.append(Option("vote", bool, default=False, help="the table may vote on an answer"))
         out += [HOUSE_RULES[name] for name in self.house_rules]
@@ -180,6 +203,7 @@ class QuizStep:
         if time_limit_ms is FROM_OPTIONS:
             time_limit_ms = (settings.get("answer_seconds") or 0) * 1000 or None
         confirm = (settings.get("confirm_seconds") or 0) * 1000 or None
+        undo = (settings.get("undo_seconds") or 0) * 1000 or None
         state[self.key], events = open_ask(
             card,
             reader=reader,
@@ -193,6 +217,7 @@ class QuizStep:
             vote=bool(settings.get("vote", False)) if self.vote_option else False,
             rules=self.rules(settings),
             at=at,
+            undo_ms=undo,
         )
         return events
 

@@ -43,7 +43,7 @@ def ask_card_leaks(message: Any, seat: int, *, suggestion: bool = False) -> list
     if suggestion:
         for node in _objects(message):
             ask = node.get("ask")
-            early = isinstance(ask, dict) and ask.get("phase") not in ("decided", "vote")
+            early = isinstance(ask, dict) and ask.get("phase") not in ("decided", "pending", "vote")
             if early and "suggestion" in ask and ask.get("reader") != seat:
                 found.append("the judge's suggestion before the verdict")
     return found

@@ -183,7 +183,8 @@ class Player:
                 number = self.view()["played"] + 1
                 checks.first.uncheck()
                 page.click('[data-testid="quiz-confirm"]')
-                page.wait_for_function("before => window.mindtableShell.lastState.step > before", arg=before)
+                page.click('[data-testid="quiz-final"]')  # the verdict waits (a room's undo_seconds): it counts now
+                page.wait_for_function("before => window.mindtableShell.lastState.step > before + 1", arg=before)
                 scored = [e for e in self.events() if e.get("type") == "card_scored" and e.get("number") == number]
                 assert scored, "the Quote 5 was scored"
                 assert scored[0]["card_type"] == "quote5" and scored[0]["missing"] == suggestion["missing"] + 1

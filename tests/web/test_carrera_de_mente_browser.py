@@ -145,6 +145,9 @@ def test_a_person_plays_carrera_de_mente_from_the_lobby_to_the_end(
         view, seq = state["view"], state["seq"]
         if view["phase"] == "over":
             break
+        if any(a["type"] == "ask_final" for a in state["legal"]):  # her verdict waits (a room's undo_seconds)
+            page.click('[data-testid="quiz-final"]')
+            continue
         step = plan(view, state["legal"], seat, stolen)
         assert step is not None, f"the page offers Ana nothing the script knows: {state['legal']}"
         victim_had = list(view["prizes"][1 - seat])
@@ -398,6 +401,8 @@ def test_one_click_rolls_the_question_number_and_the_page_shows_its_three_dice_o
             page.locator('[data-testid^="cm-lap-"]').first.click()
         elif "ask_confirm" in legal:
             page.click('[data-testid="quiz-confirm"]')
+        elif "ask_final" in legal:  # her verdict waits (a room's undo_seconds): it counts now
+            page.click('[data-testid="quiz-final"]')
         else:
             pytest.fail(f"unexpected step for Ana: {sorted(legal)}")
     else:

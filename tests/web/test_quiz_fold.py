@@ -47,7 +47,18 @@ GAMES: dict[str, dict[str, str | None]] = {
 }
 #: Two frames drawn.
 FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
-QUIZ_TYPES = {"ask_answer", "ask_options", "ask_pass", "ask_confirm", "ask_overrule", "ask_choose", "ask_vote"}
+# A verdict pending (the room's undo_seconds) is nobody's moment here: it counts by itself a few seconds later.
+QUIZ_TYPES = {
+    "ask_answer",
+    "ask_options",
+    "ask_pass",
+    "ask_confirm",
+    "ask_overrule",
+    "ask_choose",
+    "ask_vote",
+    "ask_undo",
+    "ask_final",
+}
 
 
 def moment_of(types: set[str]) -> str | None:

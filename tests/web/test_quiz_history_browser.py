@@ -66,6 +66,7 @@ BUTTONS = {
     "category": '[data-testid^="em-category-"]',
     "path": '[data-testid="em-path"]',
     "ask_choose": '[data-testid^="quiz-choose-"]',
+    "ask_final": '[data-testid="quiz-final"]',  # a verdict pending (a room's undo_seconds): it counts now
 }
 #: Moves that are no step of the game for this test (typing a draft, calling a vote).
 NOT_STEPS = {"ask_type", "ask_call_vote"}

@@ -214,7 +214,7 @@ export function mount(root, ctx) {
     ];
     if (q && size > 1 && type !== "double") {
       const key = type === "shootout" || type === "fake_news" ? "cl.statement" : "cl.question_n";
-      parts.push(h("p", { class: "cl-progress", "data-testid": "cl-progress" }, t(key, { n: ask.results.length + (ask.phase === "decided" ? 0 : 1), size })));
+      parts.push(h("p", { class: "cl-progress", "data-testid": "cl-progress" }, t(key, { n: ask.results.length + (ask.phase === "decided" || ask.phase === "pending" ? 0 : 1), size })));
     }
     if (type === "quote5") {
       const items = typedItems(ask.draft);

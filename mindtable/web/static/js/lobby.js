@@ -185,7 +185,14 @@ function sameWords(a, b) {
   return plain(a) === plain(b);
 }
 
-function optionField(option, tr) {
+/** The value a room starts an option at: the game's room default for it (`room_default`, e.g. a few seconds to
+ * take a verdict back) if it gives one, else the option's default. */
+function roomDefault(option) {
+  return "room_default" in option ? option.room_default : option.default;
+}
+
+function optionField(declared, tr) {
+  const option = { ...declared, default: roomDefault(declared) };
   const name = `option.${option.name}`;
   const title = label(tr, name, option.name.replaceAll("_", " "));
   // A help line that says the label again ("Stones to the far bank" over "stones to the far bank") is left out:
@@ -329,7 +336,7 @@ function collectOptions(game) {
     } else value = el.value;
     const toServer = lobby.forms.get(game.id)?.toServer;
     if (toServer) value = toServer(option.name, value);
-    if (value !== option.default) options[option.name] = value;
+    if (value !== roomDefault(option)) options[option.name] = value;
   }
   return options;
 }

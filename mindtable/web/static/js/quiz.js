@@ -321,7 +321,7 @@ export function mountQuiz(root, ctx, opts = {}) {
     const optionButtons = legal.has("ask_answer") && Boolean(ask.question?.options) && ask.question?.kind !== "truefalse";
     // The asker who must decide reads the card, the answer given, the judge's suggestion and the verdict buttons
     // first, one after the other; the question as the others see it comes after them (issue #28: in view).
-    const deciding = legal.has("ask_confirm") || legal.has("ask_overrule");
+    const deciding = legal.has("ask_confirm") || legal.has("ask_overrule") || legal.has("ask_undo");
     if (!deciding) parts.push(questionCard(ask, say, { options: !optionButtons, topicName: opts.topicName }));
     const deadline = ask.deadline ?? ask.judge_deadline;
     if (deadline != null && ask.phase !== "decided") {
@@ -368,7 +368,7 @@ export function mountQuiz(root, ctx, opts = {}) {
       if (ask.draft) parts.push(h("p", { "data-testid": "quiz-draft" }, say("quiz.typing", { text: ask.draft })));
     }
     if (ask.given != null && ask.phase !== "answer") parts.push(h("p", { "data-testid": "quiz-given" }, say("quiz.given", { text: givenText(say, ask.given) })));
-    if (ask.suggestion && ask.phase !== "decided") parts.push(suggestionLine(say, ask.suggestion));
+    if (ask.suggestion && ask.phase !== "decided" && ask.phase !== "pending") parts.push(suggestionLine(say, ask.suggestion));
     if (legal.has("ask_confirm") || legal.has("ask_overrule")) {
       const q = ask.card?.questions?.[ask.question?.index] || {};
       const isList = q.kind === "list";
@@ -405,6 +405,23 @@ export function mountQuiz(root, ctx, opts = {}) {
     } else if (ask.phase === "judge") {
       parts.push(h("p", { class: "muted", "data-testid": "quiz-waiting" }, say("quiz.waiting_reader", { name: nameOf(ask.reader) })));
     }
+    // A verdict given that does not count yet (the room's undo_seconds, issue #28): shown as a verdict is, with
+    // the seconds left. The asker gets Undo (and "Confirm now") first, above the verdict, the question after
+    // them (in view, as the verdict buttons were); the others see the verdict and that it may still be undone.
+    const last = (ask.results || [])[ask.results.length - 1];
+    if (ask.phase === "pending" && last) {
+      const left = countdown(ask.undo_deadline, msg.clock ?? 0, say);
+      timers.push(left._timer);
+      if (legal.has("ask_undo")) {
+        parts.push(h("div", { class: "mt-quiz-buttons", "data-testid": "quiz-undo-box" },
+          h("button", { type: "button", class: "btn-primary", "data-testid": "quiz-undo", onclick: () => send({ type: "ask_undo" }) }, say("quiz.undo"), " ", left),
+          legal.has("ask_final") ? h("button", { type: "button", "data-testid": "quiz-final", onclick: () => send({ type: "ask_final" }) }, say("quiz.final")) : null));
+        parts.push(verdictLine(say, last, nameOf, ctx.seat));
+      } else {
+        parts.push(verdictLine(say, last, nameOf, ctx.seat));
+        parts.push(h("p", { class: "muted", "data-testid": "quiz-pending" }, say("quiz.pending", { name: nameOf(ask.reader) }), " ", left));
+      }
+    }
     if (deciding) parts.push(questionCard(ask, say, { topicName: opts.topicName }));
     if (legal.has("ask_call_vote")) parts.push(h("button", { type: "button", "data-testid": "quiz-call-vote", onclick: () => send({ type: "ask_call_vote" }) }, say("quiz.call_vote")));
     if (ask.phase === "vote") parts.push(h("p", { class: "muted" }, say("quiz.waiting_vote")));
@@ -413,7 +430,6 @@ export function mountQuiz(root, ctx, opts = {}) {
         h("button", { type: "button", "data-testid": "quiz-vote-right", onclick: () => send({ type: "ask_vote", verdict: "right" }) }, say("quiz.vote_right")),
         h("button", { type: "button", "data-testid": "quiz-vote-wrong", onclick: () => send({ type: "ask_vote", verdict: "wrong" }) }, say("quiz.vote_wrong"))));
     }
-    const last = (ask.results || [])[ask.results.length - 1];
     if (ask.phase === "decided" && last) parts.push(verdictLine(say, last, nameOf, ctx.seat));
     const focused = document.activeElement === input;
     const before = root.querySelector(".mt-quiz-reader-list");
