@@ -18,7 +18,8 @@ How a quiz game becomes an AEC environment:
   difficulty, drawn from its own seeded generator keyed by the question, so the same question asked again gets
   the same outcome): then it types the answer as printed; with the options read out it may recognise the
   right one; otherwise it types ``"?"`` (judged wrong), or guesses a true/false statement. Nothing of the
-  answer reaches the observation: observations are built only from ``match.view(seat)``.
+  answer reaches the observation: observations hold only what ``match.view(seat)`` shows (read from the
+  state's public parts directly, for speed; a test compares them with the view's at every step).
 * **The table's own duties** — the reader confirming the judge's suggestion, a table vote, the game's
   deadlines — are done by the environment as the game's bots do them (confirm the suggestion, vote with it),
   so agents are asked only for the game's decisions.
@@ -32,6 +33,8 @@ How a quiz game becomes an AEC environment:
 * **Bad actions** follow PettingZoo's convention for masked environments: an action outside the mask (or not
   an integer of the space) raises ``ValueError`` naming the action, the agent and the legal choices, and
   changes nothing; stepping a terminated or truncated agent needs ``None``.
+* **Options** are the game's (``options=``), with one exception: ``undo_seconds`` (a room's few seconds to take
+  a verdict back) must stay 0, so that a verdict counts at once; any other value is refused with ``ValueError``.
 * **Determinism**: ``reset(seed=s)`` seeds the match and the knowledge models; the same seed and the same
   actions give the same episode (``reset()`` without a seed continues from the last seed's generator).
 """
@@ -59,6 +62,8 @@ LETTERS = "abcd"
 #: Table duties the environment does itself.
 _TABLE_DUTIES = frozenset(("ask_confirm", "ask_overrule", "ask_vote", "ask_call_vote", "ask_type"))
 _ANSWER_MOVES = frozenset(("ask_answer", "ask_pass", "ask_options"))
+#: A verdict's few seconds to be taken back (a room's ``undo_seconds``): never in an environment, which keeps it 0.
+_PENDING_MOVES = frozenset(("ask_undo", "ask_final"))
 #: Question kinds, for the one-hot in every quiz observation.
 KINDS = ("text", "truefalse", "choice", "number", "list", "higher")
 #: The shared part of every quiz observation (see :func:`quiz_features`).
@@ -157,6 +162,12 @@ class QuizEnv(AECEnv):
         self.render_mode = render_mode
         self.players = players
         self.game_options = dict(options or {})
+        if self.game_options.get("undo_seconds"):
+            # A verdict taken back is a room's mercy for a slip of the finger: an agent's verdicts count at once.
+            raise ValueError(
+                f"options: undo_seconds must be 0 in an environment (a verdict counts at once), "
+                f"not {self.game_options['undo_seconds']!r}"
+            )
         self.bot_seats = dict(bots or {})
         for seat in self.bot_seats:
             if type(seat) is not int or not 0 <= seat < players:
@@ -200,13 +211,14 @@ class QuizEnv(AECEnv):
     def action_domains(self) -> list[tuple[str, str | None, list[Any]]]:
         """Every action shape the game can list, from its move table: (type, parameter, values), declared order.
 
-        The values of a choice parameter come from :meth:`domain`; answer moves and table duties are left out.
+        The values of a choice parameter come from :meth:`domain`; answer moves, table duties and a pending verdict's
+        moves are left out.
         """
         out: list[tuple[str, str | None, list[Any]]] = []
         table = self.match.game.moves
         assert table is not None
         for move_type, move in table.by_type.items():
-            if move.system or move_type in _TABLE_DUTIES or move_type in _ANSWER_MOVES:
+            if move.system or move_type in _TABLE_DUTIES or move_type in _ANSWER_MOVES or move_type in _PENDING_MOVES:
                 continue
             if not move.params:
                 out.append((move_type, None, [None]))

@@ -271,3 +271,6 @@ def test_carrera_bad_parameters_are_refused():
         carrera_de_mente.env(players=2, bots={0: "knowing", 1: "knowing"})
     with pytest.raises(ValueError, match="reward must be 'win'"):
         carrera_de_mente.env(players=2, reward="points")
+    with pytest.raises(ValueError, match="undo_seconds must be 0 in an environment"):
+        carrera_de_mente.env(players=2, options={"undo_seconds": 4})
+    assert carrera_de_mente.env(players=2, options={"undo_seconds": 0}) is not None
