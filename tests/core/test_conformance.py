@@ -134,6 +134,11 @@ def test_random_play_respects_the_protocol(game_id: str, players: int, options: 
         assert position(match) == before, f"{game_id}: illegal {junk} changed the match"
         legal = match.legal_actions(seat)
         json.dumps(legal)
+        if any(entry["type"] == "ask_final" for entry in legal):  # a verdict pending, its undo time running
+            due = match.next_deadline()
+            assert due is not None and due.action["type"] == "ask_undo_time_up", (
+                f"{game_id}: a pending verdict must count when its time is up (next_deadline: QUIZ.deadline)"
+            )
         filled = [dict(fill_inputs(entry, chooser), at=at) for entry in legal]
         # Listed => accepted.
         for action in filled:

@@ -282,6 +282,21 @@ def test_the_last_question_says_who_answered_and_who_decided() -> None:
     assert "Mängija 2: Õige (otsustas Mängija 3, muudetud)." in et, et
 
 
+def test_a_verdict_the_asker_may_take_back_is_said_and_so_is_taking_it_back() -> None:
+    match = position(3, turn=1, die=3, undo_seconds=4)
+    match.apply({"type": "roll", "seat": 1, "at": 0})
+    match.apply({"type": "move", "seat": 1, "to": "o3", "at": 0})
+    match.apply({"type": "ask_answer", "seat": 1, "text": "qwertyuiop", "at": 1000})
+    screen, view = Screen(match, [0, 1, 2], "en"), match.view(0)
+    pending = match.apply({"type": "ask_confirm", "seat": 2, "at": 2000})  # the reader keeps the judge's "wrong"
+    said = [screen.event(e.to_dict(), view, 1) for e in pending]
+    assert any(x and "Player 2: Wrong" in x and "take it back for a few seconds" in x for x in said), said
+    undone = match.apply({"type": "ask_undo", "seat": 2, "at": 3000})
+    assert [screen.event(e.to_dict(), view, 1) for e in undone] == ["Player 3 took the verdict back and decides again."]
+    et = Screen(match, [0, 1, 2]).event(undone[0].to_dict(), view, 1)
+    assert et == "Mängija 3 võttis otsuse tagasi ja otsustab uuesti."
+
+
 def test_the_board_as_text_shows_the_pieces_by_player_number() -> None:
     match = mindtable.new_match("eesti-malumang", players=2, seed=5)
     lines = render_board(match.view(0)["board"], ["nw", "nw"]).splitlines()
@@ -327,13 +342,16 @@ def test_every_event_of_the_game_has_words_or_is_shown_by_the_screen() -> None:
 
 
 def test_the_quiz_words_are_the_pages_words() -> None:
-    """The terminal says the judge's reasons and the quiz's verdicts exactly as the pages do: from the site's one
-    table (``web/static/i18n``), not a copy of its own that could drift."""
+    """The terminal says the judge's reasons and the quiz's verdicts exactly as the game's page does: from the
+    site's one table (``web/static/i18n``) under the page's own (``games/eesti_malumang/web/i18n``, which names
+    this game's categories), not a copy of its own that could drift."""
     from mindtable.web import STATIC_DIR
 
+    page_tables = Path(terminal.__file__).parent / "web" / "i18n"
     for language in ("et", "en", "es"):
         assert not [k for k in _terminal_table(language) if k.startswith(("judge.", "quiz."))]
         site = json.loads((STATIC_DIR / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+        site |= json.loads((page_tables / f"{language}.json").read_text(encoding="utf-8"))
         shared = {k: v for k, v in site.items() if k.startswith(("judge.", "quiz.")) and "{" not in v}
         assert len(shared) > 40
         assert {k: words(language)(k) for k in shared} == shared

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, TypedDict
 
 from mindtable.core.errors import InvalidOptions
-from mindtable.core.events import Event, Result
+from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
 from mindtable.core.moves import MoveTable
@@ -136,6 +136,10 @@ class SteppingStones(Game[State, View]):
         winners = tuple(s for s, n in enumerate(state["stones"]) if n == best)
         reason = "far_bank" if best >= state["options"]["stones"] else "questions_out"
         return Result(winners, tuple(float(n) for n in state["stones"]), reason, {"progress": state["turn"]["number"]})
+
+    def next_deadline(self, state: State) -> Deadline | None:
+        """The ask step's clock: here only the time to take a verdict back (a room's ``undo_seconds``)."""
+        return QUIZ.deadline(state)
 
     def secrets(self, state: State, players: int) -> list[tuple[tuple[int, ...], str]]:
         return QUIZ.secrets(state)

@@ -266,6 +266,8 @@ class Screen:
         seat = event.get("seat")
         if kind == "ask_decided":
             return self.decided(event, answerer, event.get("seat"))
+        if kind == "ask_pending":  # the asker's verdict, shown as decided, for the seconds it may be taken back
+            return say("term.event.ask_pending", decided=self.decided(event, answerer, event.get("seat")))
         if seat is not None:
             params["name"] = self.name(seat)
         if "square" in event:
