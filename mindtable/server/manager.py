@@ -271,7 +271,8 @@ class RoomManager:
                     log.error("room %s: %s", code, room.integrity_message)
                     room.bots.clear()
                     break
-        room.positions.add(room._fingerprint())
+        if room.status != "over":
+            room.positions.add(room._fingerprint())
         if room.status == "playing" and room.integrity == "ok":
             # The clock resumes where the last action left it: time while the server was down does not count.
             room.origin = asyncio.get_running_loop().time() - match.clock / 1000
@@ -285,6 +286,7 @@ class RoomManager:
                 room._schedule()
         elif room.status == "over":
             room.over_since = time.monotonic()
+            room.let_go_of_play()
             room.release_when_idle()  # loaded for a look (its page, record, replay, rematch): not kept for long
         return room
 
@@ -298,9 +300,8 @@ class RoomManager:
             task.cancel()
 
     async def _sweep(self) -> None:
-        """Free finished rooms: their kept messages after a minute, the rooms themselves ``finished_room_linger_s``
-        without viewers (they stay in the database and are loaded again on demand; each room asks for that
-        itself, :meth:`Room.release_when_idle`: this is the safety net)."""
+        """Every ``interval``: forget idle address entries, expire waiting rooms and uploads, and
+        :meth:`sweep_rooms`."""
         shortest = min(self.limits.waiting_room_ttl_s, self.limits.unjoined_room_ttl_s)
         interval = min(30.0, max(shortest / 2, 0.5))
         while True:
@@ -311,20 +312,30 @@ class RoomManager:
                 await self._expire_uploads()
             except Exception:
                 log.exception("expiring waiting rooms or uploads failed")
-            now = time.monotonic()
-            for code, room in list(self.rooms.items()):
-                if room.over_since is None or now - room.over_since < 60:
-                    continue
-                for _, stream in room._all_streams():
-                    if not stream.conns:
-                        stream.clear()  # a late reconnection gets a snapshot (with the result)
-                if (
-                    now - room.over_since > self.limits.finished_room_linger_s
-                    and not room.spectators.conns
-                    and not any(seat.conns for seat in room.seats)
-                    and not room.lock.locked()
-                ):
-                    self.forget(code)
+            self.sweep_rooms()
+
+    def sweep_rooms(self, now: float | None = None) -> None:
+        """Let go of kept messages past their time (:meth:`Stream.expire`: a quiet stream's too, not only at its
+        next push). Free finished rooms: their kept messages a minute after the end (a stream nobody is
+        connected to), the rooms themselves ``finished_room_linger_s`` without viewers (they stay in the
+        database and are loaded again on demand; each room asks for that itself, :meth:`Room.release_when_idle`:
+        this is the safety net). ``now``: ``time.monotonic()``'s, by default now."""
+        now = time.monotonic() if now is None else now
+        for code, room in list(self.rooms.items()):
+            for _, stream in room._all_streams():
+                stream.expire(now)
+            if room.over_since is None or now - room.over_since < 60:
+                continue
+            for _, stream in room._all_streams():
+                if not stream.conns:
+                    stream.clear()  # a late reconnection gets a snapshot (with the result)
+            if (
+                now - room.over_since > self.limits.finished_room_linger_s
+                and not room.spectators.conns
+                and not any(seat.conns for seat in room.seats)
+                and not room.lock.locked()
+            ):
+                self.forget(code)
 
     async def _expire_uploads(self) -> None:
         """Uploads no room took within ``upload_ttl_s`` are forgotten."""

@@ -778,9 +778,23 @@ class Room:
                 state.grace = None
         self._push_all({"kind": "over", "result": self.shown_result()})
         self.broadcast_presence()
+        self.let_go_of_play()
         if self.manager.cluster is not None:
             self.manager.cluster.room_over(self.code, self.players)
         self.release_when_idle()
+
+    def let_go_of_play(self) -> None:
+        """A finished match needs no more what only play needs: the fingerprints of the positions reached and
+        their digests (loop detection), the views cached for the last position and the view parts each
+        stream sent last (a later state frame, or a client's snapshot, is whole), and the bots. Its state,
+        record and result stay: the room still shows the finished match, its record and replay."""
+        self.positions = set()
+        self._digests = {}
+        self._views_of = None
+        self.no_progress = [0] * self.players
+        self.bots = {}
+        for _, stream in self._all_streams():
+            stream.steady = {}
 
     # -- memory: a finished room is stored, and need not stay -------------------------------------------
     def release_when_idle(self) -> None:

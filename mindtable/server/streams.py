@@ -1,5 +1,6 @@
 """Connections and their numbered message streams: what a room sends, to whom, and what it keeps for clients
-that reconnect (bounded by count, time and bytes). Nothing here knows a game or a room's rules."""
+that reconnect (bounded by count, time and bytes; long messages kept deflate-compressed). Nothing here knows a
+game or a room's rules."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import contextlib
 import logging
 import secrets
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +27,12 @@ STREAM_KEEP = 1024
 STREAM_KEEP_S = 60.0
 #: ...and while it is not, of the last five (its player may come back within the grace period and more).
 STREAM_KEEP_IDLE_S = 300.0
+#: Kept messages of at least this many characters are kept deflate-compressed (a quiz game's state frame is
+#: 2-8 KB of JSON, a third of it or less compressed) and decompressed for a client that resumes.
+STREAM_COMPRESS_FROM = 512
+#: zlib's level: the fastest (a message is compressed once per stream it is kept in; the higher levels save
+#: a tenth more for three or four times the time).
+STREAM_COMPRESS_LEVEL = 1
 
 
 def body(message: dict[str, Any]) -> str:
@@ -34,6 +42,18 @@ def body(message: dict[str, Any]) -> str:
     '{"seq":3,"kind":"over"}'
     """
     return encode(message)[1:]
+
+
+def _kept(text: str) -> str | bytes:
+    """``text`` as a stream keeps it: itself when short, else its UTF-8 deflate-compressed (:func:`_text`)."""
+    if len(text) < STREAM_COMPRESS_FROM:
+        return text
+    return zlib.compress(text.encode("utf-8"), STREAM_COMPRESS_LEVEL)
+
+
+def _text(kept: str | bytes) -> str:
+    """The message a stream kept as :func:`_kept` gave it."""
+    return kept if isinstance(kept, str) else zlib.decompress(kept).decode("utf-8")
 
 
 def _transport_of(websocket: WebSocket) -> Any:
@@ -196,7 +216,8 @@ class Stream:
         self.keep_when_idle = keep_when_idle
         #: The steady view parts (``Game.steady_view``) as this stream last sent them (see Room._steady).
         self.steady: dict[str, Any] = {}
-        self.buffer: deque[tuple[int, float, str]] = deque()
+        #: (seq, when pushed, the message as kept: a short one as text, a long one compressed: :func:`_kept`)
+        self.buffer: deque[tuple[int, float, str | bytes]] = deque()
         self.conns: set[Connection] = set()
         self.budget = budget
         #: the bytes this room's streams keep (one list shared by them: ``[bytes]``)
@@ -210,9 +231,48 @@ class Stream:
         if self.budget is not None:
             self.budget.used -= size
 
+    def _keep(self, seq: int, when: float, text: str) -> None:
+        kept = _kept(text)
+        self.buffer.append((seq, when, kept))
+        size = len(kept)
+        self.room[0] += size
+        if self.budget is not None:
+            self.budget.used += size
+
     def clear(self) -> None:
         while self.buffer:
             self._drop_oldest()
+
+    def kept(self) -> list[str]:
+        """Every kept message, as it was sent (the long ones decompressed), oldest first."""
+        return [_text(item[2]) for item in self.buffer]
+
+    @property
+    def kept_bytes(self) -> int:
+        """The bytes this stream's kept messages take (as kept: the long ones compressed)."""
+        return sum(len(item[2]) for item in self.buffer)
+
+    def expire(self, now: float | None = None) -> None:
+        """Let go of what may no longer be resumed: messages older than the time limit (the last minute while
+        a client is connected, five minutes while none is), everything of a stream kept only while watched
+        (the spectators') that nobody watches, and the oldest while the room's or the server's streams keep
+        more than their budget. Done at every push, and by the server's sweep for streams nobody pushes to."""
+        buffer = self.buffer
+        if not buffer:
+            return
+        if not self.conns and not self.keep_when_idle:
+            self.clear()
+            return
+        now = time.monotonic() if now is None else now
+        while len(buffer) > STREAM_KEEP:
+            self._drop_oldest()
+        limit = now - (STREAM_KEEP_S if self.conns else STREAM_KEEP_IDLE_S)
+        while buffer and buffer[0][1] < limit:
+            self._drop_oldest()
+        budget = self.budget
+        if budget is not None:
+            while len(buffer) > 1 and (self.room[0] > budget.per_room or budget.used > budget.limit):
+                self._drop_oldest()
 
     def push(self, message: dict[str, Any]) -> None:
         self.push_body(body(message))
@@ -225,21 +285,8 @@ class Stream:
             return
         text = f'{{"seq":{self.seq},{encoded}'
         now = time.monotonic()
-        buffer = self.buffer
-        buffer.append((self.seq, now, text))
-        size = len(text)
-        self.room[0] += size
-        budget = self.budget
-        if budget is not None:
-            budget.used += size
-        if len(buffer) > STREAM_KEEP:
-            self._drop_oldest()
-        limit = now - (STREAM_KEEP_S if self.conns else STREAM_KEEP_IDLE_S)
-        while buffer and buffer[0][1] < limit:
-            self._drop_oldest()
-        if budget is not None:
-            while len(buffer) > 1 and (self.room[0] > budget.per_room or budget.used > budget.limit):
-                self._drop_oldest()
+        self._keep(self.seq, now, text)
+        self.expire(now)
         if self.mirror is not None:
             self.mirror(text)
         for conn in tuple(self.conns):
@@ -252,7 +299,7 @@ class Stream:
         self.id = stream_id
         self.seq = seq
         now = time.monotonic()
-        kept: list[tuple[int, float, str]] = []
+        kept: list[tuple[int, str]] = []
         expected = seq
         for text in reversed(texts):  # only the unbroken run of messages that ends at ``seq``
             try:
@@ -263,13 +310,11 @@ class Stream:
                 continue
             if number != expected:
                 break
-            kept.append((number, now, text))
+            kept.append((number, text))
             expected -= 1
-        for item in reversed(kept[:STREAM_KEEP]):
-            self.buffer.append(item)
-            self.room[0] += len(item[2])
-            if self.budget is not None:
-                self.budget.used += len(item[2])
+        for number, text in reversed(kept[:STREAM_KEEP]):
+            self._keep(number, now, text)
+        self.expire(now)
 
     def since(self, stream_id: str | None, last_seq: int) -> list[str] | None:
         """The messages after ``last_seq``, or ``None`` if they are not all kept (the client needs a snapshot)."""
@@ -279,4 +324,4 @@ class Stream:
             return []
         if not self.buffer or self.buffer[0][0] > last_seq + 1:
             return None
-        return [text for seq, _, text in self.buffer if seq > last_seq]
+        return [_text(kept) for seq, _, kept in self.buffer if seq > last_seq]

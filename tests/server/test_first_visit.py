@@ -184,4 +184,4 @@ def test_a_room_created_with_bots_only_is_not_listed_as_an_open_game(tmp_path: P
 
 def _sent(room: Any) -> list[dict[str, Any]]:
     """The messages the room pushed to seat 1's stream."""
-    return [json.loads("{" + text.split(",", 1)[1]) for _, _, text in room.streams[1].buffer if text]
+    return [json.loads("{" + text.split(",", 1)[1]) for text in room.streams[1].kept() if text]
