@@ -41,6 +41,7 @@ How a quiz game becomes an AEC environment:
 
 from __future__ import annotations
 
+import array
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -132,6 +133,18 @@ def one_hot(value: Any, values: Sequence[Any]) -> list[float]:
 #: Types whose equality is a key's: a value of them missing from a one-hot's table equals none of its values.
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 _INT8 = np.dtype(np.int8)
+#: The bits of float32 1.0: a float32 whose bits, read as an unsigned integer, are no more is in [0, 1] (a negative
+#: one has the sign bit, one above 1 or a NaN has more).
+_ONE_BITS = int(np.float32(1.0).view(np.uint32))
+
+
+def observation_vector(values: Sequence[float]) -> np.ndarray:
+    """``values`` as a float32 vector clipped to the observation space's [0, 1] (``np.array(values, np.float32)``,
+    clipped: the same numbers, built through ``array.array``, three times faster; most vectors need no clipping)."""
+    vector = np.frombuffer(array.array("f", values), np.float32)
+    if vector.view(np.uint32).max() > _ONE_BITS:
+        np.clip(vector, 0.0, 1.0, out=vector)
+    return vector
 
 
 class MaskedDiscrete(spaces.Discrete):
@@ -442,7 +455,7 @@ class QuizEnv(AECEnv):
             mask = self._masks[key] = mask
         return mask
 
-    def _ask_parts(self, ask: Mapping[str, Any] | None, seat: int, match: Match) -> tuple[list[float], int]:
+    def _ask_parts(self, ask: Any, seat: int, match: Match) -> tuple[list[float], int]:
         """:func:`quiz_features` of the seat's view, and how many options it reads out (``pick_a`` …), from the
         ask step ``ask`` in the state (what :meth:`_ask_view` reads, without building it)."""
         if type(seat) is not int or not 0 <= seat < match.players:
@@ -486,11 +499,7 @@ class QuizEnv(AECEnv):
             view = match.view(seat) if view is None else view
             values = quiz_features(view)
             values += self.features(view, seat)
-        vector = np.array(values, np.float32)
-        # Clipped to the space's [0, 1] (a float32 of a value in [0, 1] stays in it: most vectors need nothing).
-        if not 0.0 <= min(values) <= max(values) <= 1.0:
-            np.clip(vector, 0.0, 1.0, out=vector)
-        return vector
+        return observation_vector(values)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = self._observation(agent)
@@ -511,10 +520,7 @@ class QuizEnv(AECEnv):
             ask = step.current(state)
             values, picks = self._ask_parts(ask, seat, match)
             values += self.state_features(state, seat, ask)
-            vector = np.array(values, np.float32)
-            if not 0.0 <= min(values) <= max(values) <= 1.0:
-                np.clip(vector, 0.0, 1.0, out=vector)
-            obs = {"observation": vector, "action_mask": self._mask(agent, picks)}
+            obs = {"observation": observation_vector(values), "action_mask": self._mask(agent, picks)}
         else:
             view = match.view(seat)
             ask_view = view.get("ask") or {}
@@ -716,6 +722,28 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     truncations = _forwarded("truncations")
     infos = _forwarded("infos")
     _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    # The calls of every step, straight to the environment once it is reset (before, the wrapper's own errors).
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            return super().observe(agent)
+        return self.env.observe(agent)
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset or not self.env.agents:
+            super().step(action)
+            return
+        self._has_updated = True
+        self.env.step(action)
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.env.action_space(agent)
 
     def __str__(self) -> str:
         return str(self.env)
