@@ -256,6 +256,10 @@ class QuizEnv(AECEnv):
             for a in self.possible_agents
         }
         self._action_spaces = {a: MaskedDiscrete(len(self.choices)) for a in self.possible_agents}
+        #: action_of, decoded once: seat -> [the match's action of each choice] (None for know, which needs a mind)
+        self._decoded: dict[int, list[Any]] = {
+            seat: [None, *(self._action_of(seat, a) for a in range(1, len(self.choices)))] for seat in range(players)
+        }
         #: the masks built so far, by the choices they allow (read-only, shared by observations: observe() copies)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self._no_mask = np.zeros(len(self.choices), np.int8)
@@ -547,6 +551,12 @@ class QuizEnv(AECEnv):
 
     def action_of(self, seat: int, action: int) -> dict[str, Any]:
         """The match's action for choice ``action`` (not ``know``, which needs a knowledge model) of ``seat``."""
+        try:
+            return dict(self._decoded[seat][action])
+        except (KeyError, IndexError, TypeError):
+            return self._action_of(seat, action)
+
+    def _action_of(self, seat: int, action: int) -> dict[str, Any]:
         if action == 1:
             return {"type": "ask_pass", "seat": seat}
         if action == 2:
@@ -568,9 +578,10 @@ class QuizEnv(AECEnv):
             self._was_dead_step(action)
             return
         mask = self._observation(agent)["action_mask"]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"{agent}: an action is an integer 0..{len(self.choices) - 1}, not {action!r}")
-        action = int(action)
+        if type(action) is not int:
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                raise ValueError(f"{agent}: an action is an integer 0..{len(self.choices) - 1}, not {action!r}")
+            action = int(action)
         if not 0 <= action < len(self.choices) or not mask[action]:
             legal = [f"{i}={self.choices[i]}" for i in np.flatnonzero(mask)]
             what = self.choices[action] if 0 <= action < len(self.choices) else "outside the space"
@@ -594,7 +605,8 @@ class QuizEnv(AECEnv):
                 self.truncations[a] = True
         if result is None and self._cycles < self.max_cycles:
             self.agent_selection = self._next_agent()
-        self._accumulate_rewards()
+        if result is not None or self.reward != "win":  # win rewards are all 0 until the end: nothing to add
+            self._accumulate_rewards()
 
     def _finish(self) -> None:
         """The match is over: every agent terminates, with the win rewards (``reward="win"``)."""
