@@ -327,11 +327,13 @@ def note(args: argparse.Namespace, started: str, load: float) -> str:
     dirty = subprocess.run(["git", "status", "--porcelain", "mindtable"], cwd=ROOT, capture_output=True, text=True)
     code = commit.stdout.strip() + (" + uncommitted changes" if dirty.stdout.strip() else "")
     libraries = ", ".join(_package(p) for p in ("pettingzoo", "gymnasium", "open_spiel", "rlcard", "numpy"))
+    flags = " --gymnasium-sample" if args.gymnasium_sample else ""
     return (
         f"Measured {started} on {machine()}, code {code}; {libraries}; load average {load:.1f} at the start (a "
         f"shared machine). `PYTHONPATH=. .venv/bin/python benchmarks/rl_envs.py --rounds {args.rounds} --repeat "
-        f"{args.repeat} --steps {args.steps} --games {args.games}`: CPU time, the least of {args.repeat} runs in a "
-        f"round, median of {args.rounds} interleaved rounds; a ratio is the median of the ratios within each round."
+        f"{args.repeat} --steps {args.steps} --games {args.games}{flags}`: CPU time, the least of {args.repeat} runs "
+        f"in a round, median of {args.rounds} interleaved rounds; a ratio is the median of the ratios within each "
+        "round."
     )
 
 
@@ -353,9 +355,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; figures are their medians")
     parser.add_argument("--repeat", type=int, default=2, help="runs per workload in a round; the fastest counts")
     parser.add_argument("--only", default="", help="workload keys to run, comma-separated (e.g. carrera,leduc_holdem)")
+    parser.add_argument(
+        "--gymnasium-sample",
+        action="store_true",
+        help="sample the quiz environments' actions with gymnasium's Discrete.sample, as the references' are "
+        "(the same actions, slower): how much of a ratio is the quiz spaces' faster sampling",
+    )
     parser.add_argument("--json", help="also write every round's figures to this file")
     parser.add_argument("--write-docs", action="store_true", help="replace the RL table in docs/benchmarks.md")
     args = parser.parse_args(argv)
+    if args.gymnasium_sample:
+        from gymnasium.spaces import Discrete
+
+        from mindtable.rl._quiz import MaskedDiscrete
+
+        MaskedDiscrete.sample = Discrete.sample  # type: ignore[method-assign]
     load = os.getloadavg()[0]
     started = time.strftime("%Y-%m-%d %H:%M")
     figures = collect(args.steps, args.games, args.rounds, args.repeat, set(filter(None, args.only.split(","))))
