@@ -9,7 +9,9 @@ How a quiz game becomes an AEC environment:
   choices (:data:`ANSWER_CHOICES`), then every action shape the game's move table can ever list, in the order
   the moves are declared (a move without parameters is one action; a move with a choice parameter is one
   action per value the game can ever offer: a colour, a booklet, a square, a seat). ``choices`` on the
-  environment lists them as readable labels.
+  environment lists them as readable labels. The space is gymnasium's ``Discrete(n)`` (a subclass,
+  :class:`MaskedDiscrete`, whose ``sample(mask)`` draws the same action from the same seed as gymnasium's, in a
+  fifth of the time).
 * **Answers.** A typed answer becomes a discrete choice: ``know`` (answer from knowledge), ``pass``,
   ``options`` (ask for the options to be read out, where the game allows), ``pick_a`` … ``pick_d`` (name that
   option; a blind guess unless the agent learned something). ``know`` types what the seat's *knowledge model*
