@@ -14,7 +14,8 @@ measured within one round (the machine may be shared: other work only ever slows
 * AEC (PettingZoo): one ``env.step`` — one agent's action, sampled from ``action_mask`` with the agent's action
   space, or ``None`` for a finished agent — the quiz games, and PettingZoo's ``connect_four_v3`` and
   ``leduc_holdem_v4`` in the same loop (they need ``pygame`` and ``rlcard``, the ``[bench]`` extra; without them
-  their rows say so);
+  their rows say so). The quiz spaces sample faster than gymnasium's ``Discrete`` the references use (the same
+  actions): each quiz game has a second row drawing with gymnasium's ``Discrete.sample``, as the references do;
 * AEC rules: the match calls one quiz AEC run makes (``new_match``, ``to_act``, ``legal_actions``, ``apply``),
   recorded once and replayed without the environment: the part of those steps no environment can save;
 * Parallel: one tick for all agents; Gymnasium: one SOLO tick;
@@ -53,13 +54,22 @@ AEC_REFERENCES = ("connect_four", "leduc_holdem")
 KUHN = "kuhn"
 
 
-def aec_steps(make: Callable[[], Any], steps: int) -> Setup:
+def aec_steps(make: Callable[[], Any], steps: int, gymnasium_sample: bool = False) -> Setup:
+    """``steps`` AEC steps; ``gymnasium_sample``: each agent's action drawn by gymnasium's own ``Discrete(n)``,
+    seeded as the agent's space is (the same actions as the quiz spaces' faster sample draw), as the references'
+    spaces draw them."""
+
     def setup() -> Callable[[], int]:
+        from gymnasium.spaces import Discrete
+
         env = make()
+        plain = {a: Discrete(env.action_space(a).n) for a in env.possible_agents} if gymnasium_sample else {}
 
         def run() -> int:
             for index, agent in enumerate(env.possible_agents):
                 env.action_space(agent).seed(index)
+                if gymnasium_sample:
+                    plain[agent].seed(index)
             episode = 0
             env.reset(seed=episode)
             for _ in range(steps):
@@ -72,7 +82,10 @@ def aec_steps(make: Callable[[], Any], steps: int) -> Setup:
                         env.reset(seed=episode)
                     continue
                 mask = obs["action_mask"] if isinstance(obs, dict) else None
-                env.step(env.action_space(agent).sample(mask))
+                space = env.action_space(agent)
+                if gymnasium_sample:
+                    space = plain[agent]
+                env.step(space.sample(mask))
             return steps
 
         return run
@@ -242,6 +255,10 @@ def workloads(steps: int, games: int) -> list[Workload]:
         ("eesti", "eesti_malumang_v0 (3 players)", lambda: eesti_malumang.env(players=3, options={"language": "en"})),
     ]
     out: list[Workload] = [(key, "AEC", name, aec_steps(make, steps)) for key, name, make in quiz]
+    out += [
+        (f"{key}_gym", "AEC", f"{name}, gymnasium's Discrete.sample", aec_steps(make, steps, gymnasium_sample=True))
+        for key, name, make in quiz
+    ]
     try:
         from pettingzoo.classic import connect_four_v3
 
@@ -384,11 +401,10 @@ def note(args: argparse.Namespace, started: str, load: float) -> str:
     dirty = subprocess.run(["git", "status", "--porcelain", "mindtable"], cwd=ROOT, capture_output=True, text=True)
     code = commit.stdout.strip() + (" + uncommitted changes" if dirty.stdout.strip() else "")
     libraries = ", ".join(_package(p) for p in ("pettingzoo", "gymnasium", "open_spiel", "rlcard", "numpy"))
-    flags = " --gymnasium-sample" if args.gymnasium_sample else ""
     return (
         f"Measured {started} on {machine()}, code {code}; {libraries}; load average {load:.1f} at the start (a "
         f"shared machine). `PYTHONPATH=. .venv/bin/python benchmarks/rl_envs.py --rounds {args.rounds} --repeat "
-        f"{args.repeat} --steps {args.steps} --games {args.games}{flags}`: CPU time, the least of {args.repeat} runs "
+        f"{args.repeat} --steps {args.steps} --games {args.games}`: CPU time, the least of {args.repeat} runs "
         f"in a round, median of {args.rounds} interleaved rounds; a ratio is the median of the ratios within each "
         "round."
     )
@@ -412,21 +428,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; figures are their medians")
     parser.add_argument("--repeat", type=int, default=2, help="runs per workload in a round; the fastest counts")
     parser.add_argument("--only", default="", help="workload keys to run, comma-separated (e.g. carrera,leduc_holdem)")
-    parser.add_argument(
-        "--gymnasium-sample",
-        action="store_true",
-        help="sample the quiz environments' actions with gymnasium's Discrete.sample, as the references' are "
-        "(the same actions, slower): how much of a ratio is the quiz spaces' faster sampling",
-    )
     parser.add_argument("--json", help="also write every round's figures to this file")
     parser.add_argument("--write-docs", action="store_true", help="replace the RL table in docs/benchmarks.md")
     args = parser.parse_args(argv)
-    if args.gymnasium_sample:
-        from gymnasium.spaces import Discrete
-
-        from mindtable.rl._quiz import MaskedDiscrete
-
-        MaskedDiscrete.sample = Discrete.sample  # type: ignore[method-assign]
     load = os.getloadavg()[0]
     started = time.strftime("%Y-%m-%d %H:%M")
     figures = collect(args.steps, args.games, args.rounds, args.repeat, set(filter(None, args.only.split(","))))
