@@ -104,7 +104,6 @@ def quiz_features(view: Mapping[str, Any]) -> list[float]:
 
 #: quiz_features of a view with no ask step.
 _NO_ASK = (0.0,) * (5 + len(KINDS) + 1)
-_NO_ASK_VIEW: Mapping[str, Any] = {"ask": None}
 #: one_hot's vectors, by the tuple of values: value -> its one-hot (built once per tuple).
 _HOTS: dict[tuple[Any, ...], tuple[dict[Any, list[float]], list[float]]] = {}
 
@@ -393,37 +392,6 @@ class QuizEnv(AECEnv):
             return self._mask_of_legal(match.legal_actions(seat), picks).copy()
         return self._mask_from(match.legal_actions(seat), match.view(seat) if view is None else view)
 
-    def _ask_view(self, match: Match, seat: int) -> Mapping[str, Any]:
-        """What the mask and the shared features read of ``match.view(seat)`` (``view["ask"]``: the seat's role,
-        the phase, the question's kind, count and options shown, whether options are available): with the game's
-        ``quiz_step``, just that, read from the step in the state (``tests/rl`` checks it against the view)."""
-        step = self.quiz_step
-        if step is None:
-            return match.view(seat)
-        if type(seat) is not int or not 0 <= seat < match.players:
-            match.view(seat)  # the match's own refusal of a bad seat
-        ask = step.current(match.state)
-        if ask is None:
-            return _NO_ASK_VIEW
-        index = ask["index"]
-        question: dict[str, Any] | None = None
-        if index is not None:
-            q = ask["card"]["questions"][index]
-            question = {"kind": q["kind"]}
-            if q["kind"] == "list":
-                question["count"] = q.get("count") or len(q.get("items", ()))
-            if ask["options_shown"] and q.get("options"):
-                question["options"] = q["options"]
-        return {
-            "ask": {
-                "role": "reader" if seat == ask["reader"] else "answerer" if seat in ask["answerers"] else "other",
-                "phase": ask["phase"],
-                "question": question,
-                "options_available": index is not None and options_available(ask),
-                "options_shown": ask["options_shown"],
-            }
-        }
-
     def _mask_from(self, legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> np.ndarray:
         """The mask of ``legal`` with ``view``'s ask step (how many options it reads out): a new array."""
         ask = view.get("ask") or {}
@@ -462,8 +430,9 @@ class QuizEnv(AECEnv):
         return mask
 
     def _ask_parts(self, ask: Any, seat: int, match: Match) -> tuple[list[float], int]:
-        """:func:`quiz_features` of the seat's view, and how many options it reads out (``pick_a`` …), from the
-        ask step ``ask`` in the state (what :meth:`_ask_view` reads, without building it)."""
+        """:func:`quiz_features` of ``match.view(seat)``, and how many options it reads out (``pick_a`` …), read
+        from the ask step ``ask`` in the state (the seat's role, the phase, the question's kind, count and options
+        shown, whether options are available) without building the view: ``tests/rl`` checks it against the view."""
         if type(seat) is not int or not 0 <= seat < match.players:
             match.view(seat)  # the match's own refusal of a bad seat
         if ask is None:
