@@ -14,7 +14,10 @@ measured within one round (the machine may be shared: other work only ever slows
 * AEC (PettingZoo): one ``env.step`` — one agent's action, sampled from ``action_mask`` with the agent's action
   space, or ``None`` for a finished agent — the quiz games, and PettingZoo's ``connect_four_v3`` and
   ``leduc_holdem_v4`` in the same loop (they need ``pygame`` and ``rlcard``, the ``[bench]`` extra; without them
-  their rows say so);
+  their rows say so). The quiz spaces sample faster than gymnasium's ``Discrete`` the references use (the same
+  actions): each quiz game has a second row drawing with gymnasium's ``Discrete.sample``, as the references do;
+* AEC rules: the match calls one quiz AEC run makes (``new_match``, ``to_act``, ``legal_actions``, ``apply``),
+  recorded once and replayed without the environment: the part of those steps no environment can save;
 * Parallel: one tick for all agents; Gymnasium: one SOLO tick;
 * OpenSpiel: one ``apply_action`` (chance outcomes included) — the quiz games and OpenSpiel's ``python_kuhn_poker``;
 * The Mind engine: one ``match.apply`` through the public API (``new_match``, ``legal_actions``, ``apply``: a random
@@ -51,13 +54,22 @@ AEC_REFERENCES = ("connect_four", "leduc_holdem")
 KUHN = "kuhn"
 
 
-def aec_steps(make: Callable[[], Any], steps: int) -> Setup:
+def aec_steps(make: Callable[[], Any], steps: int, gymnasium_sample: bool = False) -> Setup:
+    """``steps`` AEC steps; ``gymnasium_sample``: each agent's action drawn by gymnasium's own ``Discrete(n)``,
+    seeded as the agent's space is (the same actions as the quiz spaces' faster sample draw), as the references'
+    spaces draw them."""
+
     def setup() -> Callable[[], int]:
+        from gymnasium.spaces import Discrete
+
         env = make()
+        plain = {a: Discrete(env.action_space(a).n) for a in env.possible_agents} if gymnasium_sample else {}
 
         def run() -> int:
             for index, agent in enumerate(env.possible_agents):
                 env.action_space(agent).seed(index)
+                if gymnasium_sample:
+                    plain[agent].seed(index)
             episode = 0
             env.reset(seed=episode)
             for _ in range(steps):
@@ -70,7 +82,71 @@ def aec_steps(make: Callable[[], Any], steps: int) -> Setup:
                         env.reset(seed=episode)
                     continue
                 mask = obs["action_mask"] if isinstance(obs, dict) else None
-                env.step(env.action_space(agent).sample(mask))
+                space = env.action_space(agent)
+                if gymnasium_sample:
+                    space = plain[agent]
+                env.step(space.sample(mask))
+            return steps
+
+        return run
+
+    return setup
+
+
+def aec_rules(make: Callable[[], Any], steps: int) -> Setup:
+    """The match calls :func:`aec_steps`'s loop makes (``new_match``, ``to_act``, ``legal_actions``, ``apply``),
+    recorded once and replayed on their own: the rules' share of those steps, with no environment around them (the
+    knowing bot's answers to ``know`` are not in it). A figure is the steps replayed per second."""
+
+    def setup() -> Callable[[], int]:
+        import copy
+
+        import mindtable
+        from mindtable.core.match import Match
+
+        calls: list[tuple[Any, ...]] = []
+        new_match, apply, legal, to_act = mindtable.new_match, Match.apply, Match.legal_actions, Match.to_act
+
+        def record_new(game: str, **kwargs: Any) -> Any:
+            calls.append(("new", game, copy.deepcopy(kwargs)))
+            return new_match(game, **kwargs)
+
+        def record_apply(match: Match, action: Any) -> Any:
+            calls.append(("apply", copy.deepcopy(action)))
+            return apply(match, action)
+
+        def record_legal(match: Match, seat: int) -> Any:
+            calls.append(("legal", seat))
+            return legal(match, seat)
+
+        def record_to_act(match: Match) -> Any:
+            calls.append(("to_act",))
+            return to_act(match)
+
+        loop = aec_steps(make, steps)()
+        recorders = {"apply": record_apply, "legal_actions": record_legal, "to_act": record_to_act}
+        mindtable.new_match = record_new  # type: ignore[assignment]
+        for name, recorder in recorders.items():
+            setattr(Match, name, recorder)
+        try:
+            loop()
+        finally:
+            mindtable.new_match = new_match
+            for name, method in (("apply", apply), ("legal_actions", legal), ("to_act", to_act)):
+                setattr(Match, name, method)
+
+        def run() -> int:
+            match: Any = None
+            for call in calls:
+                kind = call[0]
+                if kind == "apply":
+                    match.apply(dict(call[1]))
+                elif kind == "legal":
+                    match.legal_actions(call[1])
+                elif kind == "to_act":
+                    match.to_act()
+                else:
+                    match = new_match(call[1], **call[2])
             return steps
 
         return run
@@ -169,25 +245,19 @@ Workload = tuple[str, str, str, Setup | str]
 def workloads(steps: int, games: int) -> list[Workload]:
     from mindtable.rl import caida_libre, carrera_de_mente, eesti_malumang, neurorace, the_mind
 
-    out: list[Workload] = [
+    quiz: list[tuple[str, str, Callable[[], Any]]] = [
         (
             "carrera",
-            "AEC",
             "carrera_de_mente_v0 (3 players, small board)",
-            aec_steps(lambda: carrera_de_mente.env(players=3, options={"board": "small"}), steps),
+            lambda: carrera_de_mente.env(players=3, options={"board": "small"}),
         ),
-        (
-            "caida",
-            "AEC",
-            "caida_libre_v0 (3 players)",
-            aec_steps(lambda: caida_libre.env(players=3, options={"language": "en"}), steps),
-        ),
-        (
-            "eesti",
-            "AEC",
-            "eesti_malumang_v0 (3 players)",
-            aec_steps(lambda: eesti_malumang.env(players=3, options={"language": "en"}), steps),
-        ),
+        ("caida", "caida_libre_v0 (3 players)", lambda: caida_libre.env(players=3, options={"language": "en"})),
+        ("eesti", "eesti_malumang_v0 (3 players)", lambda: eesti_malumang.env(players=3, options={"language": "en"})),
+    ]
+    out: list[Workload] = [(key, "AEC", name, aec_steps(make, steps)) for key, name, make in quiz]
+    out += [
+        (f"{key}_gym", "AEC", f"{name}, gymnasium's Discrete.sample", aec_steps(make, steps, gymnasium_sample=True))
+        for key, name, make in quiz
     ]
     try:
         from pettingzoo.classic import connect_four_v3
@@ -201,6 +271,10 @@ def workloads(steps: int, games: int) -> list[Workload]:
         out.append(("leduc_holdem", "AEC", "PettingZoo leduc_holdem_v4", aec_steps(leduc_holdem_v4.env, steps)))
     except ImportError as exc:
         out.append(("leduc_holdem", "AEC", "PettingZoo leduc_holdem_v4", _missing(exc)))
+    out += [
+        (f"{key}_rules", "AEC rules", f"{name.split(' ')[0]}: its match calls alone", aec_rules(make, steps))
+        for key, name, make in quiz
+    ]
     out += [
         (
             "the_mind",
@@ -304,7 +378,7 @@ def table(figures: dict[str, Any]) -> str:
             continue
         shown = entry.get("note") or _fmt(rate(figures, key))
         versus = ["", ""]
-        if entry["kind"] == "AEC" and key not in AEC_REFERENCES:
+        if entry["kind"] in ("AEC", "AEC rules") and key not in AEC_REFERENCES:
             versus = [_fmt(ratio(figures, key, ref), 2, "×") for ref in AEC_REFERENCES]
         lines.append(f"| {entry['kind']} | {entry['name']} | {shown} | {versus[0]} | {versus[1]} |")
     if "engine" in figures:
@@ -330,8 +404,9 @@ def note(args: argparse.Namespace, started: str, load: float) -> str:
     return (
         f"Measured {started} on {machine()}, code {code}; {libraries}; load average {load:.1f} at the start (a "
         f"shared machine). `PYTHONPATH=. .venv/bin/python benchmarks/rl_envs.py --rounds {args.rounds} --repeat "
-        f"{args.repeat} --steps {args.steps} --games {args.games}`: CPU time, the least of {args.repeat} runs in a "
-        f"round, median of {args.rounds} interleaved rounds; a ratio is the median of the ratios within each round."
+        f"{args.repeat} --steps {args.steps} --games {args.games}`: CPU time, the least of {args.repeat} runs "
+        f"in a round, median of {args.rounds} interleaved rounds; a ratio is the median of the ratios within each "
+        "round."
     )
 
 

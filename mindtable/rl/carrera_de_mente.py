@@ -76,6 +76,8 @@ class CarreraEnv(QuizEnv):
             ),
         )
         super().__init__(players=players, **kwargs)
+        #: state_features' parts: the supply by its tokens; a seat's by its peg, the board's last square and its tokens
+        self._blocks: dict[tuple[Any, ...], list[float]] = {}
 
     def domain(self, move_type: str, param: str) -> list[Any]:
         if move_type == "topic":
@@ -129,13 +131,26 @@ class CarreraEnv(QuizEnv):
             1.0 if right_of(turn, state["players"]) == seat else 0.0,
             1.0 if state["pending"]["laps"] > 0 else 0.0,
         )
-        out += [supply.get(c, 0) / 6 for c in PRIZE_COLOURS]
+        blocks = self._blocks
+        key = tuple(supply.items())
+        block = blocks.get(key)
+        if block is None:
+            block = blocks[key] = [supply.get(c, 0) / 6 for c in PRIZE_COLOURS]
+        out += block
         for rel in range(players):
             s = (seat + rel) % players
             mine = held[s]
-            out.append(pegs[s] / last)
-            out += [1.0 if mine.get(c, 0) > 0 else 0.0 for c in PRIZE_COLOURS]  # the prizes view: held, n > 0
-            out.append(min(sum(mine.values()), 6) / 6)
+            key = (pegs[s], last, *mine.items())
+            block = blocks.get(key)
+            if block is None:  # a seat's peg and tokens: few combinations, each built once
+                if len(blocks) >= 65536:
+                    blocks.clear()
+                block = blocks[key] = [
+                    pegs[s] / last,
+                    *(1.0 if mine.get(c, 0) > 0 else 0.0 for c in PRIZE_COLOURS),  # the prizes view: held, n > 0
+                    min(sum(mine.values()), 6) / 6,
+                ]
+            out += block
         return out
 
 

@@ -79,6 +79,9 @@ class EestiEnv(QuizEnv):
                 )
             ),
         )
+        #: state_features' parts (for one board): the supply by its cards; a seat's by its square, the variant,
+        #: its cards and categories
+        self._blocks: tuple[Any, dict[tuple[Any, ...], list[float]]] = (None, {})
         super().__init__(players=players, **kwargs)
 
     def _board(self) -> Mapping[str, Any]:
@@ -154,21 +157,37 @@ class EestiEnv(QuizEnv):
             (state["die"] or 0) / 6,
         )
         out += one_hot(asking.get("category"), CATEGORIES)
-        out += [min(supply.get(c, 0), 6) / 6 for c in CATEGORIES]
+        blocks = self._blocks
+        if blocks[0] is not where:  # another board: its squares' features are others
+            blocks = self._blocks = (where, {})
+        seats = blocks[1]
+        key: tuple[Any, ...] = tuple(supply.items())
+        block = seats.get(key)
+        if block is None:
+            block = seats[key] = [min(supply.get(c, 0), 6) / 6 for c in CATEGORIES]
+        out += block
         count = max(len(where), 1)
         standard = variant == "standard"
         for rel in range(players):
             s = (seat + rel) % players
             square = pawns[s]
-            get = held_by[s].get
-            flags = [1.0 if get(c) else 0.0 for c in CATEGORIES]  # each a count, 0 or more
-            out += (
-                where.get(square, 0) / count if square else 0.0,
-                1.0 if square in estonia else 0.0,
-            )
-            out += flags
-            # the view's "complete": the standard game's held_all (every category's count above 0)
-            out += (1.0 if standard and 0.0 not in flags else 0.0, min(len(kept[s]), 30) / 30)
+            held = held_by[s]
+            key = (square, standard, len(kept[s]), *held.items())
+            block = seats.get(key)
+            if block is None:  # a seat's square, categories and cards: few combinations, each built once
+                if len(seats) >= 65536:
+                    seats.clear()
+                get = held.get
+                flags = [1.0 if get(c) else 0.0 for c in CATEGORIES]  # each a count, 0 or more
+                block = seats[key] = [
+                    where.get(square, 0) / count if square else 0.0,
+                    1.0 if square in estonia else 0.0,
+                    *flags,
+                    # the view's "complete": the standard game's held_all (every category's count above 0)
+                    1.0 if standard and 0.0 not in flags else 0.0,
+                    min(len(kept[s]), 30) / 30,
+                ]
+            out += block
         return out
 
     def _squares(self, board: Mapping[str, Any]) -> tuple[dict[Any, int], frozenset[Any]]:

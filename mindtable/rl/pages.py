@@ -32,7 +32,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "rl"
 def _shape(space: Any) -> str:
     if hasattr(space, "spaces"):
         return ", ".join(f"{k}: {_shape(v)}" for k, v in space.spaces.items())
-    if (hasattr(space, "n") and not hasattr(space, "shape")) or type(space).__name__ == "Discrete":
+    discrete = any(c.__name__ == "Discrete" for c in type(space).__mro__)  # the quiz games' MaskedDiscrete too
+    if (hasattr(space, "n") and not hasattr(space, "shape")) or discrete:
         return f"Discrete({space.n})"
     return f"{type(space).__name__}{tuple(space.shape)}"
 

@@ -274,3 +274,26 @@ def test_carrera_bad_parameters_are_refused():
     with pytest.raises(ValueError, match="undo_seconds must be 0 in an environment"):
         carrera_de_mente.env(players=2, options={"undo_seconds": 4})
     assert carrera_de_mente.env(players=2, options={"undo_seconds": 0}) is not None
+
+
+def test_quiz_action_space_samples_what_gymnasium_discrete_samples_from_the_same_seed():
+    """The quiz spaces' faster sample(mask) draws the same actions as gymnasium's Discrete, seed for seed."""
+    from gymnasium.spaces import Discrete
+
+    space = carrera_de_mente.env(players=3).action_space("player_0")
+    assert isinstance(space, Discrete) and space == Discrete(space.n) and repr(space) == f"Discrete({space.n})"
+    masks = np.random.default_rng(7).integers(0, 2, size=(400, space.n), dtype=np.int8)
+    masks[::9] = 0  # nothing legal: the space's start
+    masks[1::9] = 0
+    masks[1::9, 5] = 1  # one legal action
+    for seed in (0, 1, 12345):
+        ours, theirs = type(space)(space.n, seed=seed), Discrete(space.n, seed=seed)
+        got = [ours.sample(mask) for mask in masks] + [ours.sample() for _ in range(20)]
+        want = [theirs.sample(mask) for mask in masks] + [theirs.sample() for _ in range(20)]
+        assert got == want
+        assert [type(x) for x in got] == [type(x) for x in want]
+    bad = masks[2].copy()
+    bad[0] = 2
+    for wrong in (bad, masks[2].astype(np.int64), masks[2][:-1], list(masks[2])):
+        with pytest.raises(AssertionError):
+            space.sample(wrong)
