@@ -66,7 +66,7 @@ from typing import Any, NotRequired, TypedDict, cast
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event
-from mindtable.core.moves import Move, Param
+from mindtable.core.moves import Move, Param, declare_gate
 from mindtable.trivia.judge import HouseRules, judge_answer
 from mindtable.trivia.model import OPTION_LETTERS, Card, Question, question_from_dict
 
@@ -774,17 +774,77 @@ def _gates(key: str) -> dict[str, Callable[[State, Any, Any], IllegalAction | No
             return refuse("not_now", action="ask_settle")
         return None
 
+    # What a listing asks instead (declare_gate): whether each gate opens, without building its refusal, and the
+    # one question every player's gate of the step needs first (something is asked and not decided yet).
+    def asking(state: State) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] != "decided"
+
+    def answerer_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        if ask is None or ask["phase"] != "answer" or seat not in ask["answerers"]:
+            return False
+        deadline = ask["deadline"]
+        return deadline is None or at is None or at <= deadline
+
+    def choose_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "choose" and seat in ask["answerers"]
+
+    def options_opens(state: State, seat: Any, at: Any) -> bool:
+        if not answerer_opens(state, seat, at):
+            return False
+        ask = state[key]
+        return _has_options(ask) and not ask["options_shown"] and ask["options"] == "allowed"
+
+    def reader_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "judge" and seat == ask["reader"]
+
+    def pending_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "pending" and seat == ask["reader"]
+
+    def undo_time_up_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "pending" and (at is None or at >= ask["undo_deadline"])
+
+    def call_vote_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return (
+            ask is not None
+            and ask["vote"]
+            and ask["phase"] == "judge"
+            and (seat in ask["voters"] or seat in ask["answerers"])
+        )
+
+    def vote_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "vote" and seat in ask["voters"] and str(seat) not in ask["votes"]
+
+    def time_up_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        if ask is None or ask["phase"] != "answer" or ask["deadline"] is None:
+            return False
+        return at is None or at >= ask["deadline"]
+
+    def settle_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        if ask is None or ask["phase"] not in ("judge", "vote") or ask["judge_deadline"] is None:
+            return False
+        return at is None or at >= ask["judge_deadline"]
+
     return {
-        "answer": answerer,
-        "choose": choose,
-        "options": options,
-        "reader": reader,
-        "call_vote": call_vote,
-        "vote": vote,
-        "time_up": time_up,
-        "settle": settle,
-        "pending": pending,
-        "undo_time_up": undo_time_up,
+        "answer": declare_gate(answerer, needs=asking, opens=answerer_opens),
+        "choose": declare_gate(choose, needs=asking, opens=choose_opens),
+        "options": declare_gate(options, needs=asking, opens=options_opens),
+        "reader": declare_gate(reader, needs=asking, opens=reader_opens),
+        "call_vote": declare_gate(call_vote, needs=asking, opens=call_vote_opens),
+        "vote": declare_gate(vote, needs=asking, opens=vote_opens),
+        "time_up": declare_gate(time_up, opens=time_up_opens),
+        "settle": declare_gate(settle, opens=settle_opens),
+        "pending": declare_gate(pending, needs=asking, opens=pending_opens),
+        "undo_time_up": declare_gate(undo_time_up, opens=undo_time_up_opens),
     }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import mindtable
-from mindtable.core import driver
+from mindtable.core import driver, moves
 from mindtable.core.bots import Decision, Observation, observe
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event
@@ -139,6 +139,44 @@ def test_the_generated_listing_lists_exactly_what_the_declared_moves_allow(game_
         assert table is not None
         for seat in range(players):
             assert match.legal_actions(seat) == _declared_listing(table, match.state, seat, match.clock)
+
+
+QUIZ_GAMES = [
+    ("carrera-de-mente", 3, {"answer_seconds": 30, "confirm_seconds": 20}),
+    ("caida-libre", 3, {"answer_seconds": 30, "confirm_seconds": 20}),
+    ("caida-libre", 2, {"undo_seconds": 4}),
+    ("eesti-malumang", 4, {"undo_seconds": 4}),
+    ("eesti-malumang", 3, {"variant": "cards_only"}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), GAMES + QUIZ_GAMES)
+def test_what_a_gate_declares_for_listings_is_what_the_gate_says(game_id, players, options) -> None:
+    """A gate's ``opens`` opens exactly when the gate does, and its ``needs`` fails only when the gate refuses
+    every seat (``declare_gate``): the listings and the one-pass check ask them instead of the gate."""
+    declared = check_declared_gates(game_id, players, options, seed=11)
+    assert declared or not game_id.startswith(("carrera", "caida", "eesti"))
+
+
+def check_declared_gates(game_id: str, players: int, options: dict[str, Any], seed: int) -> int:
+    """Hold every gate's declared ``opens`` and ``needs`` to the gate on random positions; how many were held."""
+    declared = 0
+    for match in _random_positions(game_id, players, options, seed=seed, steps=150):
+        table = match.game.moves
+        assert table is not None
+        for move in table.moves:
+            opens, needs = moves.gate_opens(move.gate), moves.gate_needs(move.gate)
+            if opens is None and needs is None:
+                continue
+            for seat in (*range(players), None):
+                for at in (None, match.clock, match.clock + 20_000, match.clock + 200_000):
+                    refusal = move.gate(match.state, seat, at)
+                    declared += 1
+                    if opens is not None:
+                        assert opens(match.state, seat, at) == (refusal is None), (move.type, seat, at)
+                    if needs is not None and not needs(match.state):
+                        assert refusal is not None, (move.type, seat, at)
+    return declared
 
 
 def test_deals_and_shuffles_draw_the_numbers_of_below() -> None:

@@ -338,6 +338,18 @@ def test_the_reference_quiz_game_passes_the_core_conformance_checks(options: dic
         conformance("quiz-relay", players, options, seed)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"answer_seconds": 15, "confirm_seconds": 20}, {"vote": True}, {"vote": True, "undo_seconds": 4}],
+    ids=["timed", "vote", "vote-undo"],
+)
+def test_the_ask_steps_gates_open_in_listings_exactly_when_they_open(options: dict[str, Any]) -> None:
+    from tests.core.test_fast_paths import check_declared_gates
+
+    for seed, players in ((1, 2), (2, 3), (3, 4)):
+        assert check_declared_gates("quiz-relay", players, options, seed)
+
+
 def test_knowing_bots_play_to_the_end_and_know_more_when_they_know_more() -> None:
     from mindtable.core.driver import play_out
 

@@ -25,7 +25,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
-from mindtable.core.moves import Move, MoveTable, Param
+from mindtable.core.moves import Move, MoveTable, Param, declare_gate, gate_needs, gate_opens
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import left_of, new_turn, pass_turn
@@ -416,8 +416,22 @@ def _timed(move: Move) -> Move:
                 return refuse("ask_time_up", deadline=deadline)
         return refusal
 
+    def late(state: State, at: Any) -> bool:
+        ask = state.get("ask")
+        if ask is not None and state.get("card") and state["card"]["type"] == "quote5":
+            deadline = ask.get("deadline")
+            return deadline is not None and at is not None and at >= deadline
+        return False
+
+    base_opens = gate_opens(gate)
+
+    def opens(state: State, seat: Any, at: Any) -> bool:
+        open_ = gate(state, seat, at) is None if base_opens is None else base_opens(state, seat, at)
+        return open_ and not late(state, at)
+
     if move.type in ("ask_answer", "ask_type"):
-        return replace(move, effect=run, gate=in_time)
+        # a stricter gate than the step's: it needs what the step's gate needs
+        return replace(move, effect=run, gate=declare_gate(in_time, needs=gate_needs(gate), opens=opens))
     return replace(move, effect=run)
 
 
