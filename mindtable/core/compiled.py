@@ -72,6 +72,10 @@ def compile_listing(
             if not skip_none:
                 lines.append(f"{indent}    else:")
                 lines.append(f"{indent}        append({{'type': {kind!r}, 'seat': seat}})")
+        elif move.params and all(_static_input(p) for p in move.params):
+            # typed inputs only, whose description never depends on the state (a text, a flag, fixed bounds)
+            inputs = [p.schema(None, None) for p in move.params]
+            lines.append(f"{indent}append({{'type': {kind!r}, 'seat': seat, 'inputs': {inputs!r}}})")
         elif move.params:
             lines.append(f"{indent}actions.extend(table._entries(move{i}, state, seat))")
         else:
@@ -155,6 +159,13 @@ def compile_check(table: MoveTable[Any], move: Move[Any], name: str = "check") -
         lines += ["    if value is not None:", f"        result[{param.name!r}] = value"]
     lines.append("    return result")
     return _compile(name, lines, namespace)
+
+
+def _static_input(param: Any) -> bool:
+    """A typed parameter whose input description (``Param.schema``) is the same in every state."""
+    if param.kind in ("text", "bool"):
+        return True
+    return param.kind == "int" and not callable(param.minimum) and not callable(param.maximum)
 
 
 def single_param(move: Move[Any]) -> tuple[str, Domain[Any], bool] | None:

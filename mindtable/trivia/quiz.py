@@ -340,12 +340,16 @@ def current_question(ask: Ask) -> Question:
 
 
 def _heading(q: Mapping[str, Any]) -> dict[str, Any]:
-    extra = q.get("extra", {})
     out = {"kind": q["kind"], "category": q.get("category", "")}
-    for name in ("topic", "penalty", "slot"):
-        if name in extra:
-            out[name] = extra[name]
+    extra = q.get("extra")
+    if extra:
+        for name in _HEADING_EXTRAS:
+            if name in extra:
+                out[name] = extra[name]
     return out
+
+
+_HEADING_EXTRAS = ("topic", "penalty", "slot")
 
 
 def _headings(ask: Ask) -> dict[str, Any]:

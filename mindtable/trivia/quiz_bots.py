@@ -194,8 +194,10 @@ class KnowledgeBot:
         legal = {a["type"]: a for a in observation.legal_actions}
         if not legal:
             return None
+        if not any(t.startswith("ask_") for t in legal):  # nothing asked of it: its view's question is not read
+            return self.other(observation)
         ask = observation.view.get(self.key)
-        if ask is None or not any(t.startswith("ask_") for t in legal):
+        if ask is None:
             return self.other(observation)
         if "ask_confirm" in legal:
             return Decision({"type": "ask_confirm"})

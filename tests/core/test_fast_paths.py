@@ -168,6 +168,8 @@ def check_declared_gates(game_id: str, players: int, options: dict[str, Any], se
             opens, needs = moves.gate_opens(move.gate), moves.gate_needs(move.gate)
             if opens is None and needs is None:
                 continue
+            if move.phases and match.state[table.phase_key] not in move.phases:
+                continue  # the move does not exist now: its gate is never asked
             for seat in (*range(players), None):
                 for at in (None, match.clock, match.clock + 20_000, match.clock + 200_000):
                     refusal = move.gate(match.state, seat, at)

@@ -204,6 +204,11 @@ def _gate_draw(state: State, seat: Any, at: Any) -> IllegalAction | None:
     return None
 
 
+# What the listings ask instead of the gates (declare_gate): whether each opens, without building its refusal.
+declare_gate(_gate_target, opens=lambda state, seat, at: state["phase"] == "weapon" and seat == state["weapon"]["seat"])
+declare_gate(_gate_draw, opens=lambda state, seat, at: state["phase"] == "draw" and seat == asker_of(state))
+
+
 def _target_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
     allowed = target_choices(state)
     weapon = state.get("weapon") or {"kind": "weapon"}

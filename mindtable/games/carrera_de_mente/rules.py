@@ -434,6 +434,9 @@ def _gate_turn(state: State, seat: Any, at: Any) -> IllegalAction | None:
     return None
 
 
+declare_gate(_gate_turn, opens=lambda state, seat, at: seat == state["turn"]["seat"])
+
+
 def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     die = rng.roll(6)

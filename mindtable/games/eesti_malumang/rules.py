@@ -42,7 +42,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
-from mindtable.core.moves import Move, MoveTable, Param
+from mindtable.core.moves import Move, MoveTable, Param, declare_gate
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn, pass_turn, roll_off, rotate
@@ -447,6 +447,14 @@ def _gate_time_up(state: State, seat: Any, at: Any) -> IllegalAction | None:
     if at < state["ends_at"]:
         return refuse("em_time_not_due", ends_at=state["ends_at"], at=at)
     return None
+
+
+# What the listings ask instead of the gates (declare_gate): whether each opens, without building its refusal.
+declare_gate(_gate_place, opens=lambda state, seat, at: seat == state["placing"])
+declare_gate(_gate_turn, opens=lambda state, seat, at: seat == state["turn"]["seat"])
+declare_gate(_gate_roll, opens=lambda state, seat, at: state["phase"] == "roll" and seat == state["turn"]["seat"])
+declare_gate(_gate_move, opens=lambda state, seat, at: state["phase"] == "move" and seat == state["turn"]["seat"])
+declare_gate(_gate_final, opens=lambda state, seat, at: seat == asker_of(state, state["turn"]["seat"]))
 
 
 # --- domains ----------------------------------------------------------------------------------------------------
