@@ -260,6 +260,8 @@ def _member(value: Any, allowed: Iterable[Any]) -> bool:
 def _clean_text(value: str) -> bool:
     if not value.strip():
         return False
+    if value.isascii() and value.isprintable():  # the usual answer: no control character, no surrogate
+        return True
     # No lone surrogates or control characters: every text must survive JSON and every database.
     return not any(0xD800 <= ord(ch) <= 0xDFFF or (ord(ch) < 32 and ch not in "\t\n") for ch in value)
 

@@ -435,9 +435,17 @@ def _timed(move: Move) -> Move:
         return open_ and not late(state, at)
 
     if move.type in ("ask_answer", "ask_type"):
-        # a stricter gate than the step's: it needs what the step's gate needs
-        return replace(move, effect=run, gate=declare_gate(in_time, needs=gate_needs(gate), opens=opens))
+        # a stricter gate than the step's: it needs what the step's gate needs; one gate for both moves (they
+        # share the step's), so that a listing asks it once
+        timed = _TIMED_GATES.get(gate)
+        if timed is None:
+            timed = _TIMED_GATES[gate] = declare_gate(in_time, needs=gate_needs(gate), opens=opens)
+        return replace(move, effect=run, gate=timed)
     return replace(move, effect=run)
+
+
+#: The step's answer gate -> Caída's timed gate around it (see :func:`_timed`).
+_TIMED_GATES: dict[Any, Any] = {}
 
 
 #: The ask step: the asker on the answerer's right reads the card (the book), its options are part of every
