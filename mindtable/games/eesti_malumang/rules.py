@@ -345,6 +345,27 @@ def _ask(state: State, seat: int, category: str, reason: str, at: int | None, rn
     return [head, *events]
 
 
+def _turn_seat(state: State) -> int | None:
+    turn = state["turn"]
+    return turn["seat"] if turn else None
+
+
+def _held_view(state: State) -> list[dict[str, int]]:
+    return [dict(h) for h in state["held"]]
+
+
+def _stats_view(state: State) -> list[dict[str, list[int]]]:
+    return [{c: list(v) for c, v in s.items()} for s in state["stats"]]
+
+
+def _board_part(state: State) -> dict[str, Any] | None:
+    return board_view(state) if state["board"] is not None else None
+
+
+def _complete_view(state: State) -> list[bool]:
+    return [state["variant"] == "standard" and held_all(state, s) for s in range(state["players"])]
+
+
 def _last_view(state: State) -> dict[str, Any] | None:
     """The last question's verdict: ``seat`` the answering player, ``decided_by`` who decided it. A state saved
     before ``decided_by`` was kept (its ``seat`` overwrote the decider) gets it back from the rules: the reader,
@@ -961,13 +982,21 @@ class EestiMalumang(Game[State, EestiView]):
 
     def bot_views(self, state: State, seats: Sequence[int], to_act: list[int]) -> dict[int, LazyView]:
         # A bot reads the variant at every step (its thinking time), the rest of the public part on the board.
-        own = {"variant": lambda: state["variant"]}
+        # The board bot's choices read a few parts more, each built apart as its part of the public view is.
+        own = {
+            "variant": lambda: state["variant"],
+            "turn": lambda: _turn_seat(state),
+            "held": lambda: _held_view(state),
+            "supply": lambda: dict(state["supply"]),
+            "stats": lambda: _stats_view(state),
+            "board": lambda: _board_part(state),
+            "complete": lambda: _complete_view(state),
+        }
         return QUIZ.bot_views(state, seats, to_act, lambda: self._public(state), own)
 
     def _public(self, state: State) -> EestiView:
         """The view's part every seat (and a spectator) sees alike: all of it but the question being asked."""
-        turn = state["turn"]
-        current = turn["seat"] if turn else None
+        current = _turn_seat(state)
         out: EestiView = {
             "variant": state["variant"],
             "language": state["options"]["language"],
@@ -978,11 +1007,11 @@ class EestiMalumang(Game[State, EestiView]):
             "direction": "clockwise",
             "start_rolls": state["start_rolls"],
             "pawns": list(state["pawns"]),
-            "held": [dict(h) for h in state["held"]],
+            "held": _held_view(state),
             "cards": [sum(h.values()) for h in state["held"]],
             "supply": dict(state["supply"]),
             "kept": [len(k) for k in state["kept"]],
-            "stats": [{c: list(v) for c, v in s.items()} for s in state["stats"]],
+            "stats": _stats_view(state),
             "piles": [len(p) for p in state["piles"]],
             "discard": len(state["discard"]),
             "die": state["die"],
@@ -1000,8 +1029,8 @@ class EestiMalumang(Game[State, EestiView]):
             ],
             "team_answer": state["options"]["team_answer"] if state["teams"] else None,
             "categories": list(CATEGORIES),
-            "board": board_view(state) if state["board"] is not None else None,
-            "complete": [state["variant"] == "standard" and held_all(state, s) for s in range(state["players"])],
+            "board": _board_part(state),
+            "complete": _complete_view(state),
         }
         return out
 
