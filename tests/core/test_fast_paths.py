@@ -202,6 +202,26 @@ def test_deals_and_shuffles_draw_the_numbers_of_below() -> None:
     assert Rng(9).deal(range(1, 101), 5) == Rng(9).deal(list(range(1, 101)), 5)
 
 
+def test_rolls_draw_the_numbers_of_the_draws_stream() -> None:
+    chooser = random.Random(2)
+    for _ in range(3000):
+        seed = chooser.choice([chooser.randrange(100), chooser.randrange(-(2**70), 2**70)])
+        draws = chooser.choice([0, 1, 511, 512, chooser.randrange(10**6)])
+        low = chooser.randrange(-5, 5)
+        high = low + chooser.choice([0, 1, 5, 99, 2**63, 2**64 - 1, 2**64, -1, chooser.randrange(10**9)])
+        fast, slow = Rng(seed, draws), Rng(seed, draws)
+        try:
+            rolled: Any = fast.randint(low, high)
+        except ValueError:
+            rolled = ValueError
+        try:
+            expected: Any = slow.stream().randint(low, high)  # the draw's own stream, as every roll once was
+        except ValueError:
+            expected = ValueError
+        assert rolled == expected and fast.draws == slow.draws, (seed, draws, low, high)
+    assert [Rng(5, algorithm=1).roll() for _ in range(3)] == [Rng(5, algorithm=1).stream().randint(1, 6)] * 3
+
+
 def test_a_match_keeps_its_start_until_asked_and_replays() -> None:
     match = mindtable.new_match("the-mind", players=3, seed=8)
     start = match.snapshot()
