@@ -295,7 +295,7 @@ def open_ask(
         Event("ask_card", {"reader": reader, "card": data}, to=(reader,)),
     ]
     if index is not None:
-        events += _start_question(ask, index, now)
+        events += _start_question(ask, index, now, parsed.questions[index])
     return ask, events
 
 
@@ -318,13 +318,15 @@ def ask_next(ask: Ask, question: int | str, at: int | None = None) -> list[Event
     return _start_question(ask, index, at or 0)
 
 
-def _start_question(ask: Ask, index: int, at: int) -> list[Event]:
+def _start_question(ask: Ask, index: int, at: int, q: Question | None = None) -> list[Event]:
+    """Ask the card's question ``index`` (``q``: that question, when the caller has just read the card)."""
     ask["phase"] = "answer"  # also after the answerer chose one of the card's questions (ask_choose)
     ask["index"] = index
     ask["asked"].append(index)
     ask["opened_at"] = at
     ask["deadline"] = at + ask["time_limit_ms"] if ask["time_limit_ms"] else None
-    q = current_question(ask)
+    if q is None:
+        q = current_question(ask)
     if ask["options"] == "shown" or q.kind in ("choice", "higher"):
         ask["options_shown"] = bool(q.options)
     return [Event("ask_question", {"question": _public_question(ask, index), "deadline": ask["deadline"]})]
