@@ -550,6 +550,37 @@ def _directions(state: State) -> str:
     return "forward" if state["options"]["clockwise_only"] else "both"
 
 
+#: (board key, square, die, directions, complete) -> the landings of that roll (see :func:`_landings`).
+_LANDINGS: dict[tuple[Any, ...], tuple[tuple[str, str, tuple[str, ...], int], ...]] = {}
+
+
+def _landings(
+    key: str, state: State, square: str, die: int, directions: str, complete: bool
+) -> tuple[tuple[str, str, tuple[str, ...], int], ...]:
+    """Where a die of ``die`` takes a piece on ``square``: (square, direction, path, steps) of each landing, in
+    the board's order. The same for the same board (its key), square, die, directions and whether the piece
+    holds every colour (it then stops on an Estonia space): worked out once, kept (at most a few thousand)."""
+    cache_key = (key, square, die, directions, complete)
+    found = _LANDINGS.get(cache_key)
+    if found is None:
+        board = board_of(state)
+        stop_at = estonia_spaces(board) if complete else ()
+        landings: list[Landing] = reachable(board, square, die, directions, stop_at=stop_at)
+        found = tuple(
+            (
+                lnd.square,
+                "clockwise" if lnd.direction == "forward" else "anticlockwise",
+                tuple(lnd.path),
+                die - lnd.steps_left,
+            )
+            for lnd in landings
+        )
+        if len(_LANDINGS) >= 8192:
+            _LANDINGS.clear()
+        _LANDINGS[cache_key] = found
+    return found
+
+
 def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     die = roll(rng)[0]
@@ -558,18 +589,11 @@ def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         category = CATEGORIES[die - 1]
         events = [Event("rolled", {"seat": seat, "die": die, "category": category})]
         return events + _ask(state, seat, category, "cards", action.get("at"), rng)
-    board = board_of(state)
     complete = state["variant"] == "standard" and held_all(state, seat)
-    stop_at = estonia_spaces(board) if complete else ()
-    landings: list[Landing] = reachable(board, state["pawns"][seat], die, _directions(state), stop_at=stop_at)
+    found = _landings(state["board_key"], state, state["pawns"][seat], die, _directions(state), complete)
     state["landings"] = [
-        {
-            "square": lnd.square,
-            "direction": "clockwise" if lnd.direction == "forward" else "anticlockwise",
-            "path": list(lnd.path),
-            "steps": die - lnd.steps_left,
-        }
-        for lnd in landings
+        {"square": square, "direction": direction, "path": list(path), "steps": steps}
+        for square, direction, path, steps in found
     ]
     squares = _landing_squares(state, seat)
     events = [Event("rolled", {"seat": seat, "die": die, "landings": list(state["landings"])})]
