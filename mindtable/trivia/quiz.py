@@ -67,6 +67,7 @@ from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event
 from mindtable.core.moves import Move, Param, declare_gate
+from mindtable.core.views import LazyView, Once
 from mindtable.trivia.judge import HouseRules, judge_answer
 from mindtable.trivia.model import OPTION_LETTERS, Card, Question, question_from_dict
 
@@ -419,6 +420,35 @@ def ask_view(ask: Ask | None, seat: int | None) -> AskView | None:
     decided question with its answer."""
     if ask is None:
         return None
+    return _ask_view(ask, seat, True)
+
+
+def bot_ask_view(ask: Ask | None, seat: int | None) -> Mapping[str, Any] | None:
+    """:func:`ask_view` for a bot: a read-only mapping equal to it, each part built when first read (the phase, the
+    question being asked, the headings and the results apart, the rest together), so that a reader who only
+    confirms, or an answerer who reads the question, has no more built than that."""
+    if ask is None:
+        return None
+    index = ask["index"]
+
+    def headings() -> dict[str, Any]:
+        return _headings(ask)
+
+    def question() -> dict[str, Any] | None:
+        return _public_question(ask, index) if index is not None else None
+
+    def phase() -> str:
+        return ask["phase"]
+
+    def results() -> list[AskResult]:
+        return list(ask["results"])
+
+    own = {"phase": phase, "headings": headings, "question": question, "results": results}
+    return LazyView(Once(lambda: _ask_view(ask, seat, False)), own)
+
+
+def _ask_view(ask: Ask, seat: int | None, parts: bool) -> AskView:
+    """:func:`ask_view`; without ``parts`` the headings (empty) and the question (``None``) are built apart."""
     # A pending verdict is shown as a decided one is: the question's answer and the judge's suggestion included.
     decided = ask["phase"] in ("pending", "decided")
     role = (
@@ -435,9 +465,9 @@ def ask_view(ask: Ask | None, seat: int | None) -> AskView | None:
         "role": role,
         "reader": ask["reader"],
         "answerers": list(ask["answerers"]),
-        "headings": _headings(ask),
+        "headings": _headings(ask) if parts else {},
         "choices": ask["choices"],
-        "question": _public_question(ask, ask["index"]) if ask["index"] is not None else None,
+        "question": _public_question(ask, ask["index"]) if parts and ask["index"] is not None else None,
         "options_available": ask["index"] is not None and options_available(ask),
         "options_shown": ask["options_shown"],
         "draft": ask["draft"],

@@ -174,7 +174,9 @@ class KnowledgeBot:
             self._situation = None
             return decision
         # The same situation asked again (the server asks after anything happens) keeps its first moment.
-        ask = observation.view.get(self.key) or {}
+        ask = observation.view.get(self.key)
+        if ask is None:  # (a view's ask step is never empty: no need to count its parts)
+            ask = {}
         question = ask.get("question") or {}
         situation = (
             tuple(
