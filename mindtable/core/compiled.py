@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from mindtable.core.codes import MAX_TIME_MS
 from mindtable.core.errors import IllegalAction
-from mindtable.core.moves import SAFE_INT, _always, json_safe
+from mindtable.core.moves import SAFE_INT, _always, gate_needs, gate_opens, json_safe
 
 if TYPE_CHECKING:
     from mindtable.core.moves import Domain, Move, MoveTable
@@ -38,16 +38,30 @@ def compile_listing(
     namespace: dict[str, Any] = {"table": table}
     lines = [f"def {name}(state, seat, at):", "    actions = []", "    append = actions.append"]
     asked: dict[Any, str] = {}  # gate -> its answer's variable: a gate only reads the state, so ask it once
+    needed: dict[Any, str] = {}  # a gate's ``needs`` -> its answer's variable: asked once for all its gates
     for i, (kind, gate, move, single) in enumerate(entries):
         namespace[f"move{i}"] = move
         indent = "    "
         if gate is not None:
             gate_var = asked.get(gate)
             if gate_var is None:
-                gate_var = asked[gate] = f"refusal{i}"
-                namespace[f"gate{i}"] = gate
-                lines.append(f"    {gate_var} = gate{i}(state, seat, at)")
-            lines.append(f"    if {gate_var} is None:")
+                gate_var = asked[gate] = f"open{i}"
+                opens, needs = gate_opens(gate), gate_needs(gate)
+                if opens is not None:
+                    namespace[f"opens{i}"] = opens
+                    ask = f"opens{i}(state, seat, at)"
+                else:
+                    namespace[f"gate{i}"] = gate
+                    ask = f"gate{i}(state, seat, at) is None"
+                if needs is not None:
+                    needs_var = needed.get(needs)
+                    if needs_var is None:
+                        needs_var = needed[needs] = f"needs{i}"
+                        namespace[f"needs_of{i}"] = needs
+                        lines.append(f"    {needs_var} = needs_of{i}(state)")
+                    ask = f"{needs_var} and {ask}"
+                lines.append(f"    {gate_var} = {ask}")
+            lines.append(f"    if {gate_var}:")
             indent = "        "
         if single is not None:
             param_name, domain, skip_none = single
@@ -58,6 +72,10 @@ def compile_listing(
             if not skip_none:
                 lines.append(f"{indent}    else:")
                 lines.append(f"{indent}        append({{'type': {kind!r}, 'seat': seat}})")
+        elif move.params and all(_static_input(p) for p in move.params):
+            # typed inputs only, whose description never depends on the state (a text, a flag, fixed bounds)
+            inputs = [p.schema(None, None) for p in move.params]
+            lines.append(f"{indent}append({{'type': {kind!r}, 'seat': seat, 'inputs': {inputs!r}}})")
         elif move.params:
             lines.append(f"{indent}actions.extend(table._entries(move{i}, state, seat))")
         else:
@@ -100,7 +118,12 @@ def compile_check(table: MoveTable[Any], move: Move[Any], name: str = "check") -
     if move.phases:
         lines += [f"    if state[{table.phase_key!r}] not in phases:", "        return None"]
     if move.gate is not _always:
-        lines += ["    if gate(state, seat, at) is not None:", "        return None"]
+        opens = gate_opens(move.gate)
+        if opens is not None:
+            namespace["opens"] = opens
+            lines += ["    if not opens(state, seat, at):", "        return None"]
+        else:
+            lines += ["    if gate(state, seat, at) is not None:", "        return None"]
     lines.append(
         f"    result = {{'type': {kind!r}}}" if move.system else f"    result = {{'type': {kind!r}, 'seat': seat}}"
     )
@@ -136,6 +159,13 @@ def compile_check(table: MoveTable[Any], move: Move[Any], name: str = "check") -
         lines += ["    if value is not None:", f"        result[{param.name!r}] = value"]
     lines.append("    return result")
     return _compile(name, lines, namespace)
+
+
+def _static_input(param: Any) -> bool:
+    """A typed parameter whose input description (``Param.schema``) is the same in every state."""
+    if param.kind in ("text", "bool"):
+        return True
+    return param.kind == "int" and not callable(param.minimum) and not callable(param.maximum)
 
 
 def single_param(move: Move[Any]) -> tuple[str, Domain[Any], bool] | None:

@@ -73,14 +73,16 @@ def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dic
     return _next_step(match, bots, sorted(bots), now)
 
 
-def _next_step(match: Match, bots: Mapping[int, Bot], seats: list[int], now: int) -> tuple[int, dict[str, Any]] | None:
+def _next_step(
+    match: Match, bots: Mapping[int, Bot], seats: list[int], now: int, to_act: list[int] | None = None
+) -> tuple[int, dict[str, Any]] | None:
     best: tuple[int, int, dict[str, Any]] | None = None
     deadline = match.next_deadline()
     if deadline is not None:
         best = (max(deadline.at, now), -1, deadline.due_action())
     if seats:
         # Every bot's view in one call: the game builds the part all seats see once per step, if a bot reads it.
-        views = match.bot_views(seats)
+        views = match.bot_views(seats, to_act)
         legal_actions = match.bot_legal_actions
         for seat in seats:
             decision: Decision | None = bots[seat].decide(_Observation(seat, views[seat], legal_actions, now))
@@ -120,15 +122,15 @@ def play_out(
     for _ in range(max_actions):
         if match.is_over:
             break
+        acting = match.to_act()  # once a step: who is asked, and every bot's view["to_act"]
         asked = seats
         if idle:
-            acting = match.to_act()
             asked = [s for s in seats if s in acting or s not in idle]
             if rests:
                 for seat, rest in rests.items():
                     if seat not in acting:
                         rest()
-        step = _next_step(match, bots, asked, clock)
+        step = _next_step(match, bots, asked, clock, acting)
         if step is None:
             raise Stalled(f"{match.game.id}: nobody wants to act and no deadline is pending at {clock} ms")
         clock, action = step

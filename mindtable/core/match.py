@@ -54,6 +54,7 @@ class Match:
 
     __slots__ = (
         "_actions",
+        "_bot_lister",
         "_effects",
         "_lenient",
         "_lister",
@@ -102,33 +103,50 @@ class Match:
         fast = _FAST_PATHS.get(game)
         if fast is None:
             fast = _FAST_PATHS[game] = _fast_paths(game)
-        self._table, self._effects, self._lister, self._realtime = fast
+        self._table, self._effects, self._lister, self._realtime, self._bot_lister = fast
 
     def _freeze_start(self) -> None:
-        """Keep the start cheaply (a marshal copy of the state); the JSON snapshot is built when first asked for."""
+        """Keep the start cheaply (a marshal copy of the state); the JSON snapshot is built when first asked for.
+
+        The parts the game declares fixed (:attr:`Game.fixed_state`: set at the start, never changed by a move,
+        e.g. the match's questions) are kept as they are, not copied: the start shares them with the state."""
         rng = self.rng.to_dict()
+        state = self.state
+        fixed = self.game.fixed_state
+        if fixed and type(state) is dict and all(name in state for name in fixed):
+            rest = {name: value for name, value in state.items() if name not in fixed}
+            shared = {name: state[name] for name in fixed}
+            try:
+                frozen = marshal.dumps((self.options, rest))
+            except (ValueError, TypeError):
+                pass
+            else:
+                self._start_frozen = (None, rng, self.clock, frozen, tuple(state), shared)
+                return
         try:  # the usual case: options and state are plain data, frozen together
-            self._start_frozen = (None, rng, self.clock, marshal.dumps((self.options, self.state)))
+            self._start_frozen = (None, rng, self.clock, marshal.dumps((self.options, self.state)), None, None)
             return
         except (ValueError, TypeError):
             pass
         try:
-            state = marshal.dumps(self.state)
+            frozen_state = marshal.dumps(self.state)
         except (ValueError, TypeError):  # not plain data: take the JSON snapshot now, as it always was
             self._start_data = self._snapshot_now()
             return
-        self._start_frozen = (copy.deepcopy(self.options), rng, self.clock, state)
+        self._start_frozen = (copy.deepcopy(self.options), rng, self.clock, frozen_state, None, None)
 
     @property
     def _start(self) -> dict[str, Any]:
         start = self._start_data
         if start is None:
             assert self._start_frozen is not None
-            options, rng, clock, frozen = self._start_frozen
+            options, rng, clock, frozen, order, shared = self._start_frozen
             if options is None:
                 options, state = marshal.loads(frozen)
             else:
                 state = marshal.loads(frozen)
+            if shared is not None:  # the fixed parts back in their places (copied by the JSON round trip below)
+                state = {name: shared[name] if name in shared else state[name] for name in order}
             start = self._start_data = {
                 "format": SNAPSHOT_FORMAT,
                 "game": self.game.id,
@@ -165,9 +183,17 @@ class Match:
     def bot_legal_actions(self, seat: int) -> list[dict[str, Any]]:
         """:meth:`legal_actions` as a bot is offered them: without the moves declared for people only
         (``Move(bots=False)``, e.g. taking back one's own verdict)."""
-        listed = self.legal_actions(seat)
-        table = self.game.moves
-        return listed if table is None else table.for_bots(listed)
+        listing = self._bot_lister
+        if listing is None or self._result is not None or type(seat) is not int or not 0 <= seat < self.players:
+            listed = self.legal_actions(seat)
+            table = self.game.moves
+            return listed if table is None else table.for_bots(listed)
+        key, listers, free = listing  # the move table's listings without the moves bots are not offered
+        state = self.state
+        bot_listed: list[dict[str, Any]] = (free if key is None else listers.get(state[key], free))(
+            state, seat, self.clock
+        )
+        return bot_listed
 
     def to_act(self) -> list[int]:
         """The seats expected to act now (whose turn it is); empty when the match is over."""
@@ -336,13 +362,18 @@ class Match:
             view["to_act"] = list(to_act)
         return views
 
-    def bot_views(self, seats: Sequence[int]) -> Mapping[int, Mapping[str, Any]]:
+    def bot_views(self, seats: Sequence[int], to_act: Sequence[int] | None = None) -> Mapping[int, Mapping[str, Any]]:
         """:meth:`views` for bots: each equal to ``view(seat)``, read-only, and where the game builds them as they
-        are read (``Game.bot_views``), the parts a bot never reads never built. Pages get :meth:`view`."""
+        are read (``Game.bot_views``), the parts a bot never reads never built. Pages get :meth:`view`.
+
+        ``to_act`` is :meth:`to_act` when the caller has just asked it (the driver, once a step)."""
         for seat in seats:
             if type(seat) is not int or not 0 <= seat < self.players:
                 self._check_seat(seat, None)
-        to_act = [] if self._result is not None else self.game.to_act(self.state, self.players)
+        if to_act is None:
+            to_act = [] if self._result is not None else self.game.to_act(self.state, self.players)
+        else:
+            to_act = list(to_act)
         lazy = self.game.bot_views(self.state, seats, to_act)
         if lazy is not None:
             return lazy
@@ -440,17 +471,20 @@ class Match:
         return record
 
 
-#: game -> (move table for the one-pass check or None, move type -> effect, the table's listers or None, realtime).
-_FAST_PATHS: dict[Game, tuple[Any, dict[str, Any], Any, bool]] = {}
+#: game -> (move table for the one-pass check or None, move type -> effect, the table's listers or None, realtime,
+#: the table's listers of what bots are offered or None).
+_FAST_PATHS: dict[Game, tuple[Any, dict[str, Any], Any, bool, Any]] = {}
 
 
-def _fast_paths(game: Game) -> tuple[Any, dict[str, Any], Any, bool]:
+def _fast_paths(game: Game) -> tuple[Any, dict[str, Any], Any, bool, Any]:
     kind = type(game)
     table = game.moves
     plain = table is not None and kind.normalize_action is Game.normalize_action and kind.apply is Game.apply
-    lister = table.listers if table is not None and kind.legal_actions is Game.legal_actions else None
+    lister = bot_lister = None
+    if table is not None and kind.legal_actions is Game.legal_actions:
+        lister, bot_lister = table.listers, table.bot_listers
     effects = {move.type: move.effect for move in table.moves} if table is not None else {}
-    return (table if plain else None), effects, lister, bool(game.realtime)
+    return (table if plain else None), effects, lister, bool(game.realtime), bot_lister
 
 
 def _kind(value: Any) -> str:

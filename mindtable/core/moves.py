@@ -80,6 +80,34 @@ def _always(state: Any, seat: Any, at: Any) -> IllegalAction | None:
     return None
 
 
+def declare_gate(
+    gate: Gate[S],
+    *,
+    needs: Callable[[S], bool] | None = None,
+    opens: Callable[[S, Any, Any], bool] | None = None,
+) -> Gate[S]:
+    """``gate`` with what lets a listing ask it cheaply, and returns it: ``needs(state)`` is false only when the
+    gate refuses every seat at any time (several gates may share one: the generated listing asks it once and
+    skips all their moves, e.g. every move of the ask step while nothing is asked), and ``opens(state, seat,
+    at)`` is ``gate(state, seat, at) is None`` without building the refusal. Listing and the one-pass check
+    use them; refusals still come from the gate. ``tests/core/test_fast_paths.py`` holds them to the gate."""
+    if needs is not None:
+        gate.needs = needs  # type: ignore[attr-defined]
+    if opens is not None:
+        gate.opens = opens  # type: ignore[attr-defined]
+    return gate
+
+
+def gate_needs(gate: Any) -> Callable[[Any], bool] | None:
+    """The ``needs`` a gate declares (:func:`declare_gate`), or ``None``."""
+    return getattr(gate, "needs", None)
+
+
+def gate_opens(gate: Any) -> Callable[[Any, Any, Any], bool] | None:
+    """The ``opens`` a gate declares (:func:`declare_gate`), or ``None``."""
+    return getattr(gate, "opens", None)
+
+
 @dataclass(frozen=True, slots=True)
 class Param(Generic[S]):
     """One parameter of a move.
@@ -232,6 +260,8 @@ def _member(value: Any, allowed: Iterable[Any]) -> bool:
 def _clean_text(value: str) -> bool:
     if not value.strip():
         return False
+    if value.isascii() and value.isprintable():  # the usual answer: no control character, no surrogate
+        return True
     # No lone surrogates or control characters: every text must survive JSON and every database.
     return not any(0xD800 <= ord(ch) <= 0xDFFF or (ord(ch) < 32 and ch not in "\t\n") for ch in value)
 
@@ -280,6 +310,8 @@ class MoveTable(Generic[S]):
     """A game's moves by type, and the listing, checking and normalising that all come from them."""
 
     __slots__ = (
+        "_bot_list_free",
+        "_bot_listers",
         "_help",
         "_list_free",
         "_listers",
@@ -326,6 +358,18 @@ class MoveTable(Generic[S]):
             for phase in phases
         }
         self._list_free = compile_listing(self, tuple(e for e in listing if not e[2].phases or phase_key is None))
+        # The same listings without the moves bots are not offered (``Match.bot_legal_actions``).
+        if self.not_for_bots:
+            for_bots = tuple(e for e in listing if e[2].bots)
+            self._bot_listers = {
+                phase: compile_listing(self, tuple(e for e in for_bots if not e[2].phases or phase in e[2].phases))
+                for phase in phases
+            }
+            self._bot_list_free = compile_listing(
+                self, tuple(e for e in for_bots if not e[2].phases or phase_key is None)
+            )
+        else:
+            self._bot_listers, self._bot_list_free = self._listers, self._list_free
         #: move type -> the generated one-pass check of a plain action (see :meth:`quick_normalize`).
         self.checks = {m.type: compile_check(self, m) for m in self.moves if len(m.type) <= 64}
 
@@ -348,6 +392,11 @@ class MoveTable(Generic[S]):
         """(phase key, phase -> generated listing, the listing of any other phase): what :meth:`legal_actions`
         picks from, for a caller that lists often (``Match.legal_actions``)."""
         return self.phase_key, self._listers, self._list_free
+
+    @property
+    def bot_listers(self) -> tuple[str | None, dict[Any, Callable[..., list[dict[str, Any]]]], Callable[..., Any]]:
+        """:attr:`listers` of what bots are offered: each listing equal to :meth:`for_bots` of the full one."""
+        return self.phase_key, self._bot_listers, self._bot_list_free
 
     def _entries(self, move: Move[S], state: S, seat: int) -> list[dict[str, Any]]:
         """The listed entries of a move with parameters (a move with one listed choice is listed inline by the

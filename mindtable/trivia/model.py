@@ -219,6 +219,10 @@ def question_from_dict(data: Mapping[str, Any]) -> Question:
 
 #: marshal bytes of a question's JSON -> the question (see :func:`question_from_dict`).
 _PARSED: dict[bytes, Question] = {}
+#: How many cards :meth:`Card.from_dict` keeps built (then it starts again).
+CARD_CACHE_SIZE = 4096
+#: marshal bytes of a card's JSON -> the card (see :meth:`Card.from_dict`).
+_CARDS: dict[bytes, Card] = {}
 
 
 def _question_from_dict(data: Mapping[str, Any]) -> Question:
@@ -289,6 +293,26 @@ class Card:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Card:
+        """The :class:`Card` of :meth:`to_dict`'s JSON; a card without an ``id`` or questions raises ``ValueError``.
+
+        As for :func:`question_from_dict`, the same JSON (the same marshal bytes) gives the card already built: a
+        quiz game opens its ask step on a card dict and reads it back as a card at every question of it."""
+        if cls is not Card:
+            return cls._from_dict(data)
+        try:
+            key = marshal.dumps(data, 2)  # type: ignore[arg-type]  # a dict of plain data, or ValueError
+        except ValueError:  # not plain data (a Mapping of another type): built every time
+            return cls._from_dict(data)
+        known = _CARDS.get(key)
+        if known is None:
+            known = cls._from_dict(data)
+            if len(_CARDS) >= CARD_CACHE_SIZE:
+                _CARDS.clear()
+            _CARDS[key] = known
+        return known
+
+    @classmethod
+    def _from_dict(cls, data: Mapping[str, Any]) -> Card:
         if not isinstance(data.get("id"), str):
             raise ValueError("card.id: missing or not a text")
         questions = data.get("questions")

@@ -66,7 +66,8 @@ from typing import Any, NotRequired, TypedDict, cast
 from mindtable.core.codes import refuse
 from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event
-from mindtable.core.moves import Move, Param
+from mindtable.core.moves import Move, Param, declare_gate
+from mindtable.core.views import LazyView, Once
 from mindtable.trivia.judge import HouseRules, judge_answer
 from mindtable.trivia.model import OPTION_LETTERS, Card, Question, question_from_dict
 
@@ -295,7 +296,7 @@ def open_ask(
         Event("ask_card", {"reader": reader, "card": data}, to=(reader,)),
     ]
     if index is not None:
-        events += _start_question(ask, index, now)
+        events += _start_question(ask, index, now, parsed.questions[index])
     return ask, events
 
 
@@ -318,13 +319,15 @@ def ask_next(ask: Ask, question: int | str, at: int | None = None) -> list[Event
     return _start_question(ask, index, at or 0)
 
 
-def _start_question(ask: Ask, index: int, at: int) -> list[Event]:
+def _start_question(ask: Ask, index: int, at: int, q: Question | None = None) -> list[Event]:
+    """Ask the card's question ``index`` (``q``: that question, when the caller has just read the card)."""
     ask["phase"] = "answer"  # also after the answerer chose one of the card's questions (ask_choose)
     ask["index"] = index
     ask["asked"].append(index)
     ask["opened_at"] = at
     ask["deadline"] = at + ask["time_limit_ms"] if ask["time_limit_ms"] else None
-    q = current_question(ask)
+    if q is None:
+        q = current_question(ask)
     if ask["options"] == "shown" or q.kind in ("choice", "higher"):
         ask["options_shown"] = bool(q.options)
     return [Event("ask_question", {"question": _public_question(ask, index), "deadline": ask["deadline"]})]
@@ -340,12 +343,16 @@ def current_question(ask: Ask) -> Question:
 
 
 def _heading(q: Mapping[str, Any]) -> dict[str, Any]:
-    extra = q.get("extra", {})
     out = {"kind": q["kind"], "category": q.get("category", "")}
-    for name in ("topic", "penalty", "slot"):
-        if name in extra:
-            out[name] = extra[name]
+    extra = q.get("extra")
+    if extra:
+        for name in _HEADING_EXTRAS:
+            if name in extra:
+                out[name] = extra[name]
     return out
+
+
+_HEADING_EXTRAS = ("topic", "penalty", "slot")
 
 
 def _headings(ask: Ask) -> dict[str, Any]:
@@ -413,6 +420,35 @@ def ask_view(ask: Ask | None, seat: int | None) -> AskView | None:
     decided question with its answer."""
     if ask is None:
         return None
+    return _ask_view(ask, seat, True)
+
+
+def bot_ask_view(ask: Ask | None, seat: int | None) -> Mapping[str, Any] | None:
+    """:func:`ask_view` for a bot: a read-only mapping equal to it, each part built when first read (the phase, the
+    question being asked, the headings and the results apart, the rest together), so that a reader who only
+    confirms, or an answerer who reads the question, has no more built than that."""
+    if ask is None:
+        return None
+    index = ask["index"]
+
+    def headings() -> dict[str, Any]:
+        return _headings(ask)
+
+    def question() -> dict[str, Any] | None:
+        return _public_question(ask, index) if index is not None else None
+
+    def phase() -> str:
+        return ask["phase"]
+
+    def results() -> list[AskResult]:
+        return list(ask["results"])
+
+    own = {"phase": phase, "headings": headings, "question": question, "results": results}
+    return LazyView(Once(lambda: _ask_view(ask, seat, False)), own)
+
+
+def _ask_view(ask: Ask, seat: int | None, parts: bool) -> AskView:
+    """:func:`ask_view`; without ``parts`` the headings (empty) and the question (``None``) are built apart."""
     # A pending verdict is shown as a decided one is: the question's answer and the judge's suggestion included.
     decided = ask["phase"] in ("pending", "decided")
     role = (
@@ -429,9 +465,9 @@ def ask_view(ask: Ask | None, seat: int | None) -> AskView | None:
         "role": role,
         "reader": ask["reader"],
         "answerers": list(ask["answerers"]),
-        "headings": _headings(ask),
+        "headings": _headings(ask) if parts else {},
         "choices": ask["choices"],
-        "question": _public_question(ask, ask["index"]) if ask["index"] is not None else None,
+        "question": _public_question(ask, ask["index"]) if parts and ask["index"] is not None else None,
         "options_available": ask["index"] is not None and options_available(ask),
         "options_shown": ask["options_shown"],
         "draft": ask["draft"],
@@ -774,17 +810,77 @@ def _gates(key: str) -> dict[str, Callable[[State, Any, Any], IllegalAction | No
             return refuse("not_now", action="ask_settle")
         return None
 
+    # What a listing asks instead (declare_gate): whether each gate opens, without building its refusal, and the
+    # one question every player's gate of the step needs first (something is asked and not decided yet).
+    def asking(state: State) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] != "decided"
+
+    def answerer_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        if ask is None or ask["phase"] != "answer" or seat not in ask["answerers"]:
+            return False
+        deadline = ask["deadline"]
+        return deadline is None or at is None or at <= deadline
+
+    def choose_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "choose" and seat in ask["answerers"]
+
+    def options_opens(state: State, seat: Any, at: Any) -> bool:
+        if not answerer_opens(state, seat, at):
+            return False
+        ask = state[key]
+        return _has_options(ask) and not ask["options_shown"] and ask["options"] == "allowed"
+
+    def reader_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "judge" and seat == ask["reader"]
+
+    def pending_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "pending" and seat == ask["reader"]
+
+    def undo_time_up_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "pending" and (at is None or at >= ask["undo_deadline"])
+
+    def call_vote_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return (
+            ask is not None
+            and ask["vote"]
+            and ask["phase"] == "judge"
+            and (seat in ask["voters"] or seat in ask["answerers"])
+        )
+
+    def vote_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        return ask is not None and ask["phase"] == "vote" and seat in ask["voters"] and str(seat) not in ask["votes"]
+
+    def time_up_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        if ask is None or ask["phase"] != "answer" or ask["deadline"] is None:
+            return False
+        return at is None or at >= ask["deadline"]
+
+    def settle_opens(state: State, seat: Any, at: Any) -> bool:
+        ask = state.get(key)
+        if ask is None or ask["phase"] not in ("judge", "vote") or ask["judge_deadline"] is None:
+            return False
+        return at is None or at >= ask["judge_deadline"]
+
     return {
-        "answer": answerer,
-        "choose": choose,
-        "options": options,
-        "reader": reader,
-        "call_vote": call_vote,
-        "vote": vote,
-        "time_up": time_up,
-        "settle": settle,
-        "pending": pending,
-        "undo_time_up": undo_time_up,
+        "answer": declare_gate(answerer, needs=asking, opens=answerer_opens),
+        "choose": declare_gate(choose, needs=asking, opens=choose_opens),
+        "options": declare_gate(options, needs=asking, opens=options_opens),
+        "reader": declare_gate(reader, needs=asking, opens=reader_opens),
+        "call_vote": declare_gate(call_vote, needs=asking, opens=call_vote_opens),
+        "vote": declare_gate(vote, needs=asking, opens=vote_opens),
+        "time_up": declare_gate(time_up, opens=time_up_opens),
+        "settle": declare_gate(settle, opens=settle_opens),
+        "pending": declare_gate(pending, needs=asking, opens=pending_opens),
+        "undo_time_up": declare_gate(undo_time_up, opens=undo_time_up_opens),
     }
 
 

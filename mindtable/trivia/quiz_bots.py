@@ -174,7 +174,9 @@ class KnowledgeBot:
             self._situation = None
             return decision
         # The same situation asked again (the server asks after anything happens) keeps its first moment.
-        ask = observation.view.get(self.key) or {}
+        ask = observation.view.get(self.key)
+        if ask is None:  # (a view's ask step is never empty: no need to count its parts)
+            ask = {}
         question = ask.get("question") or {}
         situation = (
             tuple(
@@ -194,8 +196,10 @@ class KnowledgeBot:
         legal = {a["type"]: a for a in observation.legal_actions}
         if not legal:
             return None
+        if not any(t.startswith("ask_") for t in legal):  # nothing asked of it: its view's question is not read
+            return self.other(observation)
         ask = observation.view.get(self.key)
-        if ask is None or not any(t.startswith("ask_") for t in legal):
+        if ask is None:
             return self.other(observation)
         if "ask_confirm" in legal:
             return Decision({"type": "ask_confirm"})

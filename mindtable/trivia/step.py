@@ -61,6 +61,7 @@ from mindtable.trivia.quiz import (
     ask_moves,
     ask_secrets,
     ask_view,
+    bot_ask_view,
     open_ask,
     waiting_for,
 )
@@ -258,6 +259,10 @@ class QuizStep:
         """What ``seat`` may see of the step (for ``Game.view``)."""
         return ask_view(self.current(state), seat)
 
+    def bot_view(self, state: State, seat: int | None) -> Mapping[str, Any] | None:
+        """:meth:`view` for a bot: equal to it, built as it is read (:func:`~mindtable.trivia.quiz.bot_ask_view`)."""
+        return bot_ask_view(self.current(state), seat)
+
     def bot_views(
         self,
         state: State,
@@ -274,7 +279,7 @@ class QuizStep:
         extra = dict(own or {})
         return {
             seat: LazyView(
-                shared, {self.key: functools.partial(self.view, state, seat), **extra}, {"to_act": list(to_act)}
+                shared, {self.key: functools.partial(self.bot_view, state, seat), **extra}, {"to_act": list(to_act)}
             )
             for seat in seats
         }

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import mindtable
-from mindtable.core import driver
+from mindtable.core import driver, moves
 from mindtable.core.bots import Decision, Observation, observe
 from mindtable.core.errors import IllegalAction
 from mindtable.core.events import Event
@@ -141,6 +141,46 @@ def test_the_generated_listing_lists_exactly_what_the_declared_moves_allow(game_
             assert match.legal_actions(seat) == _declared_listing(table, match.state, seat, match.clock)
 
 
+QUIZ_GAMES = [
+    ("carrera-de-mente", 3, {"answer_seconds": 30, "confirm_seconds": 20}),
+    ("caida-libre", 3, {"answer_seconds": 30, "confirm_seconds": 20}),
+    ("caida-libre", 2, {"undo_seconds": 4}),
+    ("eesti-malumang", 4, {"undo_seconds": 4}),
+    ("eesti-malumang", 3, {"variant": "cards_only"}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), GAMES + QUIZ_GAMES)
+def test_what_a_gate_declares_for_listings_is_what_the_gate_says(game_id, players, options) -> None:
+    """A gate's ``opens`` opens exactly when the gate does, and its ``needs`` fails only when the gate refuses
+    every seat (``declare_gate``): the listings and the one-pass check ask them instead of the gate."""
+    declared = check_declared_gates(game_id, players, options, seed=11)
+    assert declared or not game_id.startswith(("carrera", "caida", "eesti"))
+
+
+def check_declared_gates(game_id: str, players: int, options: dict[str, Any], seed: int) -> int:
+    """Hold every gate's declared ``opens`` and ``needs`` to the gate on random positions; how many were held."""
+    declared = 0
+    for match in _random_positions(game_id, players, options, seed=seed, steps=150):
+        table = match.game.moves
+        assert table is not None
+        for move in table.moves:
+            opens, needs = moves.gate_opens(move.gate), moves.gate_needs(move.gate)
+            if opens is None and needs is None:
+                continue
+            if move.phases and match.state[table.phase_key] not in move.phases:
+                continue  # the move does not exist now: its gate is never asked
+            for seat in (*range(players), None):
+                for at in (None, match.clock, match.clock + 20_000, match.clock + 200_000):
+                    refusal = move.gate(match.state, seat, at)
+                    declared += 1
+                    if opens is not None:
+                        assert opens(match.state, seat, at) == (refusal is None), (move.type, seat, at)
+                    if needs is not None and not needs(match.state):
+                        assert refusal is not None, (move.type, seat, at)
+    return declared
+
+
 def test_deals_and_shuffles_draw_the_numbers_of_below() -> None:
     for seed in range(40):
         for n in (1, 2, 7, 100):
@@ -160,6 +200,26 @@ def test_deals_and_shuffles_draw_the_numbers_of_below() -> None:
             assert fast.sample(range(n), k) == pool[:k]
             assert fast.next64() == slow.next64()
     assert Rng(9).deal(range(1, 101), 5) == Rng(9).deal(list(range(1, 101)), 5)
+
+
+def test_rolls_draw_the_numbers_of_the_draws_stream() -> None:
+    chooser = random.Random(2)
+    for _ in range(3000):
+        seed = chooser.choice([chooser.randrange(100), chooser.randrange(-(2**70), 2**70)])
+        draws = chooser.choice([0, 1, 511, 512, chooser.randrange(10**6)])
+        low = chooser.randrange(-5, 5)
+        high = low + chooser.choice([0, 1, 5, 99, 2**63, 2**64 - 1, 2**64, -1, chooser.randrange(10**9)])
+        fast, slow = Rng(seed, draws), Rng(seed, draws)
+        try:
+            rolled: Any = fast.randint(low, high)
+        except ValueError:
+            rolled = ValueError
+        try:
+            expected: Any = slow.stream().randint(low, high)  # the draw's own stream, as every roll once was
+        except ValueError:
+            expected = ValueError
+        assert rolled == expected and fast.draws == slow.draws, (seed, draws, low, high)
+    assert [Rng(5, algorithm=1).roll() for _ in range(3)] == [Rng(5, algorithm=1).stream().randint(1, 6)] * 3
 
 
 def test_a_match_keeps_its_start_until_asked_and_replays() -> None:

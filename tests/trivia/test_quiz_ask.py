@@ -338,6 +338,41 @@ def test_the_reference_quiz_game_passes_the_core_conformance_checks(options: dic
         conformance("quiz-relay", players, options, seed)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"answer_seconds": 15, "confirm_seconds": 20}, {"vote": True}, {"vote": True, "undo_seconds": 4}],
+    ids=["timed", "vote", "vote-undo"],
+)
+def test_the_ask_steps_gates_open_in_listings_exactly_when_they_open(options: dict[str, Any]) -> None:
+    from tests.core.test_fast_paths import check_declared_gates
+
+    for seed, players in ((1, 2), (2, 3), (3, 4)):
+        assert check_declared_gates("quiz-relay", players, options, seed)
+
+
+def test_a_bots_view_of_the_step_is_the_pages_view_whichever_part_it_reads_first() -> None:
+    from mindtable.trivia.quiz import ask_view, bot_ask_view
+
+    match = asking("qr-03", "history", vote=True, players=4)
+    moves = [
+        (ANSWERER, "ask_answer", {"text": "Nero"}),
+        (ANSWERER, "ask_call_vote", {}),
+        (1, "ask_vote", {"verdict": "right"}),
+    ]
+    for seat, kind, params in [*moves, (None, None, {})]:
+        ask = match.state["ask"]
+        for viewer in (*range(4), None):
+            page: dict[str, Any] = dict(ask_view(ask, viewer) or {})
+            assert page
+            for first in page:
+                lazy = bot_ask_view(ask, viewer)
+                assert lazy is not None and lazy[first] == page[first]
+                assert dict(lazy) == page and list(lazy) == list(page) and repr(lazy) == repr(page)
+        if kind is not None:
+            act(match, seat, kind, **params)
+    assert bot_ask_view(None, 0) is None
+
+
 def test_knowing_bots_play_to_the_end_and_know_more_when_they_know_more() -> None:
     from mindtable.core.driver import play_out
 

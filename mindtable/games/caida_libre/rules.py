@@ -25,7 +25,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
-from mindtable.core.moves import Move, MoveTable, Param
+from mindtable.core.moves import Move, MoveTable, Param, declare_gate, gate_needs, gate_opens
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import left_of, new_turn, pass_turn
@@ -202,6 +202,11 @@ def _gate_draw(state: State, seat: Any, at: Any) -> IllegalAction | None:
     if seat != asker_of(state):
         return refuse("cl_not_asker", asker=asker_of(state))
     return None
+
+
+# What the listings ask instead of the gates (declare_gate): whether each opens, without building its refusal.
+declare_gate(_gate_target, opens=lambda state, seat, at: state["phase"] == "weapon" and seat == state["weapon"]["seat"])
+declare_gate(_gate_draw, opens=lambda state, seat, at: state["phase"] == "draw" and seat == asker_of(state))
 
 
 def _target_refusal(state: State, seat: Any, value: Any) -> IllegalAction:
@@ -416,9 +421,31 @@ def _timed(move: Move) -> Move:
                 return refuse("ask_time_up", deadline=deadline)
         return refusal
 
+    def late(state: State, at: Any) -> bool:
+        ask = state.get("ask")
+        if ask is not None and state.get("card") and state["card"]["type"] == "quote5":
+            deadline = ask.get("deadline")
+            return deadline is not None and at is not None and at >= deadline
+        return False
+
+    base_opens = gate_opens(gate)
+
+    def opens(state: State, seat: Any, at: Any) -> bool:
+        open_ = gate(state, seat, at) is None if base_opens is None else base_opens(state, seat, at)
+        return open_ and not late(state, at)
+
     if move.type in ("ask_answer", "ask_type"):
-        return replace(move, effect=run, gate=in_time)
+        # a stricter gate than the step's: it needs what the step's gate needs; one gate for both moves (they
+        # share the step's), so that a listing asks it once
+        timed = _TIMED_GATES.get(gate)
+        if timed is None:
+            timed = _TIMED_GATES[gate] = declare_gate(in_time, needs=gate_needs(gate), opens=opens)
+        return replace(move, effect=run, gate=timed)
     return replace(move, effect=run)
+
+
+#: The step's answer gate -> Caída's timed gate around it (see :func:`_timed`).
+_TIMED_GATES: dict[Any, Any] = {}
 
 
 #: The ask step: the asker on the answerer's right reads the card (the book), its options are part of every

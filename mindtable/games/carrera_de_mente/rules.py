@@ -28,7 +28,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
-from mindtable.core.moves import Move, MoveTable, Param
+from mindtable.core.moves import Move, MoveTable, Param, declare_gate, gate_needs, gate_opens
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import answerer, new_teams, new_turn, pass_turn, right_of, roll_off, rotate
@@ -434,6 +434,9 @@ def _gate_turn(state: State, seat: Any, at: Any) -> IllegalAction | None:
     return None
 
 
+declare_gate(_gate_turn, opens=lambda state, seat, at: seat == state["turn"]["seat"])
+
+
 def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     die = rng.roll(6)
@@ -581,6 +584,8 @@ def _adapt(move: Move) -> Move:
             question["kind"] = "choice"
         return events
 
+    # the same gate but for its refusal's code: it opens exactly when the step's own gate does
+    declare_gate(gate, needs=gate_needs(base_gate), opens=gate_opens(base_gate))
     return replace(move, gate=gate, effect=effect)
 
 

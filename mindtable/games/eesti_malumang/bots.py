@@ -30,11 +30,17 @@ def library() -> Library:
 
 
 def _colour_topic(view: dict[str, Any], square: str) -> str | None:
-    board = view.get("board") or {}
+    return _square_topics(view.get("board") or {}).get(square)
+
+
+def _square_topics(board: dict[str, Any]) -> dict[str, str | None]:
+    """Each square of ``board`` (a view's board) -> the topic of its colour (the first square of an id counts)."""
+    colours = board.get("colours") or {}
+    out: dict[str, str | None] = {}
     for sq in board.get("squares", ()):
-        if sq["id"] == square:
-            return board["colours"].get(sq["colour"], {}).get("topic")
-    return None
+        if sq["id"] not in out:
+            out[sq["id"]] = colours.get(sq["colour"], {}).get("topic")
+    return out
 
 
 class Chooser:
@@ -42,6 +48,20 @@ class Chooser:
 
     def __init__(self, seat: int, seed: int, profile: KnowledgeProfile) -> None:
         self.seat, self.seed, self.profile = seat, seed, profile
+        # The board the squares' topics were read from (a view's board: the same object while the match's board
+        # is), held so that it stays the one they describe, and each square's topic and the Estonia spaces.
+        self._board: dict[str, Any] | None = None
+        self._topics: dict[str, str | None] = {}
+        self._estonia: frozenset[str] = frozenset()
+
+    def _board_of(self, view: dict[str, Any]) -> tuple[dict[str, str | None], frozenset[str]]:
+        """The squares' topics and the Estonia spaces of the view's board, read once a board."""
+        board = view["board"]
+        if board is not self._board:
+            self._topics = _square_topics(board)
+            self._estonia = frozenset(board["estonia"])
+            self._board = board
+        return self._topics, self._estonia
 
     def know(self, category: str) -> float:
         return self.profile.chance(category, None)
@@ -58,7 +78,10 @@ class Chooser:
             return Decision({"type": "place", "square": squares[(seat + self.seed) % len(squares)]})
         if kind == "move":
             squares = [a["to"] for a in legal if a["type"] == "move"]
-            return Decision({"type": "move", "to": max(squares, key=lambda s: self._worth(view, s))})
+            if len(squares) == 1:
+                return Decision({"type": "move", "to": squares[0]})
+            worth = self._worths(view)
+            return Decision({"type": "move", "to": max(squares, key=worth)})
         if kind == "category":
             pool = self._wanted(view) or list(CATEGORIES)
             return Decision({"type": "category", "category": max(pool, key=self.know)})
@@ -86,18 +109,27 @@ class Chooser:
         return []
 
     def _worth(self, view: dict[str, Any], square: str) -> float:
-        seat = self.seat
-        board = view["board"]
-        estonia = square in board["estonia"]
-        if view["complete"][seat]:
-            return 10.0 if estonia else 0.0
+        return self._worths(view)(square)
+
+    def _worths(self, view: dict[str, Any]) -> Any:
+        """What moving to a square is worth to the bot now (a function of the square): what it wants read once
+        for all the squares it may move to, the squares' topics once a board."""
+        topics, estonias = self._board_of(view)
+        if view["complete"][self.seat]:
+            return lambda square: 10.0 if square in estonias else 0.0
         lacking = self._wanted(view)
-        if estonia:
-            return 1.0 + max((self.know(c) for c in lacking), default=0.0)
-        topic = _colour_topic(view, square)
-        if topic in lacking:
-            return 1.0 + self.know(topic)
-        return self.know(topic or "") * 0.5
+        know = self.know
+        on_estonia = 1.0 + max((know(c) for c in lacking), default=0.0)
+
+        def worth(square: str) -> float:
+            if square in estonias:
+                return on_estonia
+            topic = topics.get(square)
+            if topic in lacking:
+                return 1.0 + know(topic)
+            return know(topic or "") * 0.5
+
+        return worth
 
 
 class EestiBot:

@@ -42,7 +42,7 @@ from mindtable.core.errors import IllegalAction, InvalidOptions
 from mindtable.core.events import Deadline, Event, Result
 from mindtable.core.flow import Flow, Phase
 from mindtable.core.game import Game, State
-from mindtable.core.moves import Move, MoveTable, Param
+from mindtable.core.moves import Move, MoveTable, Param, declare_gate
 from mindtable.core.options import Option, option_path
 from mindtable.core.rng import Rng
 from mindtable.core.turns import grant_extra_turn, left_of, new_teams, new_turn, pass_turn, roll_off, rotate
@@ -345,6 +345,27 @@ def _ask(state: State, seat: int, category: str, reason: str, at: int | None, rn
     return [head, *events]
 
 
+def _turn_seat(state: State) -> int | None:
+    turn = state["turn"]
+    return turn["seat"] if turn else None
+
+
+def _held_view(state: State) -> list[dict[str, int]]:
+    return [dict(h) for h in state["held"]]
+
+
+def _stats_view(state: State) -> list[dict[str, list[int]]]:
+    return [{c: list(v) for c, v in s.items()} for s in state["stats"]]
+
+
+def _board_part(state: State) -> dict[str, Any] | None:
+    return board_view(state) if state["board"] is not None else None
+
+
+def _complete_view(state: State) -> list[bool]:
+    return [state["variant"] == "standard" and held_all(state, s) for s in range(state["players"])]
+
+
 def _last_view(state: State) -> dict[str, Any] | None:
     """The last question's verdict: ``seat`` the answering player, ``decided_by`` who decided it. A state saved
     before ``decided_by`` was kept (its ``seat`` overwrote the decider) gets it back from the rules: the reader,
@@ -449,6 +470,14 @@ def _gate_time_up(state: State, seat: Any, at: Any) -> IllegalAction | None:
     return None
 
 
+# What the listings ask instead of the gates (declare_gate): whether each opens, without building its refusal.
+declare_gate(_gate_place, opens=lambda state, seat, at: seat == state["placing"])
+declare_gate(_gate_turn, opens=lambda state, seat, at: seat == state["turn"]["seat"])
+declare_gate(_gate_roll, opens=lambda state, seat, at: state["phase"] == "roll" and seat == state["turn"]["seat"])
+declare_gate(_gate_move, opens=lambda state, seat, at: state["phase"] == "move" and seat == state["turn"]["seat"])
+declare_gate(_gate_final, opens=lambda state, seat, at: seat == asker_of(state, state["turn"]["seat"]))
+
+
 # --- domains ----------------------------------------------------------------------------------------------------
 
 
@@ -521,6 +550,37 @@ def _directions(state: State) -> str:
     return "forward" if state["options"]["clockwise_only"] else "both"
 
 
+#: (board key, square, die, directions, complete) -> the landings of that roll (see :func:`_landings`).
+_LANDINGS: dict[tuple[Any, ...], tuple[tuple[str, str, tuple[str, ...], int], ...]] = {}
+
+
+def _landings(
+    key: str, state: State, square: str, die: int, directions: str, complete: bool
+) -> tuple[tuple[str, str, tuple[str, ...], int], ...]:
+    """Where a die of ``die`` takes a piece on ``square``: (square, direction, path, steps) of each landing, in
+    the board's order. The same for the same board (its key), square, die, directions and whether the piece
+    holds every colour (it then stops on an Estonia space): worked out once, kept (at most a few thousand)."""
+    cache_key = (key, square, die, directions, complete)
+    found = _LANDINGS.get(cache_key)
+    if found is None:
+        board = board_of(state)
+        stop_at = estonia_spaces(board) if complete else ()
+        landings: list[Landing] = reachable(board, square, die, directions, stop_at=stop_at)
+        found = tuple(
+            (
+                lnd.square,
+                "clockwise" if lnd.direction == "forward" else "anticlockwise",
+                tuple(lnd.path),
+                die - lnd.steps_left,
+            )
+            for lnd in landings
+        )
+        if len(_LANDINGS) >= 8192:
+            _LANDINGS.clear()
+        _LANDINGS[cache_key] = found
+    return found
+
+
 def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
     seat = action["seat"]
     die = roll(rng)[0]
@@ -529,18 +589,11 @@ def _roll(state: State, action: dict[str, Any], rng: Rng) -> list[Event]:
         category = CATEGORIES[die - 1]
         events = [Event("rolled", {"seat": seat, "die": die, "category": category})]
         return events + _ask(state, seat, category, "cards", action.get("at"), rng)
-    board = board_of(state)
     complete = state["variant"] == "standard" and held_all(state, seat)
-    stop_at = estonia_spaces(board) if complete else ()
-    landings: list[Landing] = reachable(board, state["pawns"][seat], die, _directions(state), stop_at=stop_at)
+    found = _landings(state["board_key"], state, state["pawns"][seat], die, _directions(state), complete)
     state["landings"] = [
-        {
-            "square": lnd.square,
-            "direction": "clockwise" if lnd.direction == "forward" else "anticlockwise",
-            "path": list(lnd.path),
-            "steps": die - lnd.steps_left,
-        }
-        for lnd in landings
+        {"square": square, "direction": direction, "path": list(path), "steps": steps}
+        for square, direction, path, steps in found
     ]
     squares = _landing_squares(state, seat)
     events = [Event("rolled", {"seat": seat, "die": die, "landings": list(state["landings"])})]
@@ -953,13 +1006,21 @@ class EestiMalumang(Game[State, EestiView]):
 
     def bot_views(self, state: State, seats: Sequence[int], to_act: list[int]) -> dict[int, LazyView]:
         # A bot reads the variant at every step (its thinking time), the rest of the public part on the board.
-        own = {"variant": lambda: state["variant"]}
+        # The board bot's choices read a few parts more, each built apart as its part of the public view is.
+        own = {
+            "variant": lambda: state["variant"],
+            "turn": lambda: _turn_seat(state),
+            "held": lambda: _held_view(state),
+            "supply": lambda: dict(state["supply"]),
+            "stats": lambda: _stats_view(state),
+            "board": lambda: _board_part(state),
+            "complete": lambda: _complete_view(state),
+        }
         return QUIZ.bot_views(state, seats, to_act, lambda: self._public(state), own)
 
     def _public(self, state: State) -> EestiView:
         """The view's part every seat (and a spectator) sees alike: all of it but the question being asked."""
-        turn = state["turn"]
-        current = turn["seat"] if turn else None
+        current = _turn_seat(state)
         out: EestiView = {
             "variant": state["variant"],
             "language": state["options"]["language"],
@@ -970,11 +1031,11 @@ class EestiMalumang(Game[State, EestiView]):
             "direction": "clockwise",
             "start_rolls": state["start_rolls"],
             "pawns": list(state["pawns"]),
-            "held": [dict(h) for h in state["held"]],
+            "held": _held_view(state),
             "cards": [sum(h.values()) for h in state["held"]],
             "supply": dict(state["supply"]),
             "kept": [len(k) for k in state["kept"]],
-            "stats": [{c: list(v) for c, v in s.items()} for s in state["stats"]],
+            "stats": _stats_view(state),
             "piles": [len(p) for p in state["piles"]],
             "discard": len(state["discard"]),
             "die": state["die"],
@@ -992,8 +1053,8 @@ class EestiMalumang(Game[State, EestiView]):
             ],
             "team_answer": state["options"]["team_answer"] if state["teams"] else None,
             "categories": list(CATEGORIES),
-            "board": board_view(state) if state["board"] is not None else None,
-            "complete": [state["variant"] == "standard" and held_all(state, s) for s in range(state["players"])],
+            "board": _board_part(state),
+            "complete": _complete_view(state),
         }
         return out
 

@@ -531,14 +531,41 @@ class _Builder:
 
 def _kinds_named(tokens: tuple[str, ...], language: str) -> frozenset[int]:
     """The kinds of :data:`CLASS_KINDS` a question's words name ("Millises linnas …": a city)."""
-    found = set()
-    for kind, (words, longest) in enumerate(_class_kinds(language)):
-        for token in tokens:
-            # a word of the kind, or a token starting with one of its words of four letters or more ("saare…")
-            if token in words or any(token[:n] in words for n in range(4, min(len(token), longest) + 1)):
-                found.add(kind)
-                break
+    named = _token_kinds(language)
+    found: set[int] = set()
+    for token in tokens:
+        kinds = named.get(token)
+        if kinds is None:
+            kinds = _kinds_of_token(token, language)
+            if len(named) >= _TOKEN_KINDS_LIMIT:
+                named.clear()
+            named[token] = kinds
+        found.update(kinds)
     return frozenset(found)
+
+
+#: How many words a language's cache of :func:`_kinds_of_token` keeps (then it starts again).
+_TOKEN_KINDS_LIMIT = 65_536
+_TOKEN_KINDS: dict[str, dict[str, tuple[int, ...]]] = {}
+
+
+def _token_kinds(language: str) -> dict[str, tuple[int, ...]]:
+    """The cache of :func:`_kinds_of_token` for ``language``: word -> the kinds it names (a question's words
+    recur from question to question: "which", "city", "capital" are looked up once)."""
+    named = _TOKEN_KINDS.get(language)
+    if named is None:
+        named = _TOKEN_KINDS[language] = {}
+    return named
+
+
+def _kinds_of_token(token: str, language: str) -> tuple[int, ...]:
+    """The kinds one of a question's words names: a word of the kind, or the word starting with one of the
+    kind's words of four letters or more ("saare…")."""
+    out = []
+    for kind, (words, longest) in enumerate(_class_kinds(language)):
+        if token in words or any(token[:n] in words for n in range(4, min(len(token), longest) + 1)):
+            out.append(kind)
+    return tuple(out)
 
 
 @lru_cache(maxsize=8)
