@@ -137,28 +137,30 @@ class Match:
 
     @property
     def _start(self) -> dict[str, Any]:
+        """The start as a JSON snapshot: the one given, or a new one thawed from the frozen copy each time it is
+        asked for (a record or a restore: rare), so that a live match never holds both (a Carrera start thawed
+        is ~0.6 MB of dicts; frozen, a fraction of it)."""
         start = self._start_data
-        if start is None:
-            assert self._start_frozen is not None
-            options, rng, clock, frozen, order, shared = self._start_frozen
-            if options is None:
-                options, state = marshal.loads(frozen)
-            else:
-                state = marshal.loads(frozen)
-            if shared is not None:  # the fixed parts back in their places (copied by the JSON round trip below)
-                state = {name: shared[name] if name in shared else state[name] for name in order}
-            start = self._start_data = {
-                "format": SNAPSHOT_FORMAT,
-                "game": self.game.id,
-                "players": self.players,
-                "options": copy.deepcopy(options),
-                "seed": self.seed,
-                "rng": dict(rng),
-                "clock": clock,
-                "state": json.loads(json.dumps(state)),
-            }
-            self._start_frozen = None
-        return start
+        if start is not None:
+            return start
+        assert self._start_frozen is not None
+        options, rng, clock, frozen, order, shared = self._start_frozen
+        if options is None:
+            options, state = marshal.loads(frozen)
+        else:
+            state = marshal.loads(frozen)
+        if shared is not None:  # the fixed parts back in their places (copied by the JSON round trip below)
+            state = {name: shared[name] if name in shared else state[name] for name in order}
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "game": self.game.id,
+            "players": self.players,
+            "options": copy.deepcopy(options),
+            "seed": self.seed,
+            "rng": dict(rng),
+            "clock": clock,
+            "state": json.loads(json.dumps(state)),
+        }
 
     # -- playing -------------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
@@ -463,7 +465,7 @@ class Match:
             "seed": self.seed,
             "rules": self.game.rules_revision,
             "content": self.game.content_digest(self.options),
-            "start": copy.deepcopy(self._start),
+            "start": copy.deepcopy(self._start) if self._start_data is not None else self._start,
             "actions": copy.deepcopy(self._actions),
         }
         if self._result is not None:

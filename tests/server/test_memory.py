@@ -188,11 +188,11 @@ def test_a_finished_room_stays_while_its_linger_lasts(tmp_path: Path, helpers) -
 
 # -- what one room holds ------------------------------------------------------------------------------------
 #: Traced bytes a played room of four may hold a minute after its end, its players still connected (measured
-#: with benchmarks/room_memory.py: Carrera 867 KB, Eesti 596 KB; 1,797 KB and 1,561 KB before the resume
-#: buffers were compressed and swept and a finished match let go of its fingerprints and views). 583 KB of
-#: Carrera's and 377 KB of Eesti's are the match's copy of its start (``Match._start``), built when the room
-#: stores what its record pins: with that shared with the live state the issue's 600 KB is within reach.
-ROOM_BOUND_KB = 1000
+#: with benchmarks/room_memory.py: Carrera 285 KB, Eesti 223 KB; 1,797 KB and 1,561 KB before the resume
+#: buffers were compressed and swept, a finished match let go of its fingerprints and views, and a match kept
+#: its start only frozen (``Match._start`` thawed when a record asks for it, not held beside the frozen copy:
+#: 583 KB of Carrera's 867 KB)).
+ROOM_BOUND_KB = 600
 
 
 class Reader:
