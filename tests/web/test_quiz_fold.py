@@ -214,7 +214,9 @@ def play(
     page.wait_for_selector(GAMES[game]["root"])
     found: list[str] = []
     seen: dict[str, int] = {}
-    deadline = time.monotonic() + 150
+    # A moment may be rare: Carrera's free topic comes on one square in seven (15 turns miss it one time in ten),
+    # and on a busy machine a turn with its looks takes ~10 s; the loop ends as soon as every moment came.
+    deadline = time.monotonic() + 360
     while not wanted <= set(seen) and time.monotonic() < deadline:
         page.wait_for_function(f"() => {SHELL} && ({SHELL}.legal || []).length > 0 || {SHELL}.view.phase === 'over'")
         state = page.evaluate(SHELL)
