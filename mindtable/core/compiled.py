@@ -129,7 +129,7 @@ def compile_types(
             else:
                 lines.append(f"{indent}    append({kind!r})")
                 lines.append(f"{indent}    break")
-        elif move.params and not all(_static_input(p) for p in move.params):
+        elif any(p.listed for p in move.params):  # (typed inputs alone make one entry, whatever they describe)
             lines.append(f"{indent}if table._entries(move{i}, state, seat):")
             lines.append(f"{indent}    append({kind!r})")
         else:

@@ -52,12 +52,15 @@ class _Observation(Observation):
     def legal_types(self) -> tuple[str, ...]:
         """The legal actions' types, from the listing if it was made, else asked without listing."""
         fields = self.__dict__
-        legal: list[dict[str, Any]] | None = fields.get("_legal")
-        typer = fields["_typer"]
-        if legal is None and typer is not None:
-            types: tuple[str, ...] = typer(fields["seat"])
-            return types
-        return tuple(dict.fromkeys(a["type"] for a in self.legal_actions))
+        types: tuple[str, ...] | None = fields.get("_types")
+        if types is None:
+            typer = fields["_typer"]
+            if typer is not None and "_legal" not in fields:
+                types = typer(fields["seat"])
+            else:
+                types = tuple(dict.fromkeys(a["type"] for a in self.legal_actions))
+            fields["_types"] = types
+        return types
 
     @property
     def legal_actions(self) -> list[dict[str, Any]]:  # type: ignore[override]  # a property: no failed lookup first

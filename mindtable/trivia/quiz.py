@@ -59,8 +59,10 @@ A game uses it in a few lines::
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from operator import is_
 from typing import Any, NotRequired, TypedDict, cast
 
 from mindtable.core.codes import refuse
@@ -326,8 +328,7 @@ def _start_question(ask: Ask, index: int, at: int, q: Question | None = None) ->
     ask["asked"].append(index)
     ask["opened_at"] = at
     ask["deadline"] = at + ask["time_limit_ms"] if ask["time_limit_ms"] else None
-    if q is None:
-        q = current_question(ask)
+    q = current_question(ask) if q is None else step_question(ask["card"]["questions"][index], q)
     if ask["options"] == "shown" or q.kind in ("choice", "higher"):
         ask["options_shown"] = bool(q.options)
     return [Event("ask_question", {"question": _public_question(ask, index), "deadline": ask["deadline"]})]
@@ -337,9 +338,49 @@ def _start_question(ask: Ask, index: int, at: int, q: Question | None = None) ->
 
 
 def current_question(ask: Ask) -> Question:
+    """The question being asked, parsed: kept between the steps of the question (see :func:`step_question`)."""
     if ask["index"] is None:
         raise ValueError("no question is chosen yet")
-    return question_from_dict(ask["card"]["questions"][ask["index"]])
+    return step_question(ask["card"]["questions"][ask["index"]])
+
+
+#: How many question dicts :func:`step_question` keeps parsed (then it starts again).
+STEP_QUESTIONS = 512
+#: id of a question dict -> (that dict, its values, a copy of it as it was parsed, the question).
+_STEP_QUESTIONS: dict[int, tuple[dict[str, Any], tuple[Any, ...], dict[str, Any], Question]] = {}
+
+
+def step_question(data: dict[str, Any], parsed: Question | None = None) -> Question:
+    """:func:`~mindtable.trivia.model.question_from_dict` of a question dict of the ask step's card, kept between
+    steps: the ask step reads its question at every step of it (listing, checking, judging, deciding), and the
+    dict stays in the state from the question's first step to its last.
+
+    The question kept for a dict is given again only for that same dict (held here, so its id is not another's),
+    whose values are the same objects as when it was parsed (any value set anew: ``q["kind"] = "choice"``, as
+    Carrera does once a list's options are read out) and equal to a copy taken then (anything changed inside a
+    value: an option added to its list); else the dict is parsed again. The state stays plain JSON: nothing is
+    written into it, and a snapshot, a record or a replay gives other dicts, parsed again once. ``parsed``: the
+    question just parsed from ``data`` (the step opened on a card read already)."""
+    entry = _STEP_QUESTIONS.get(id(data))
+    if (
+        entry is not None
+        and entry[0] is data
+        and len(entry[1]) == len(data)
+        and all(map(is_, entry[1], data.values()))
+        and entry[2] == data
+    ):
+        return entry[3]
+    if parsed is None:
+        parsed = question_from_dict(data)
+    if type(data) is dict:
+        try:
+            copy = marshal.loads(marshal.dumps(data))
+        except ValueError:  # not plain data: parsed every time
+            return parsed
+        if len(_STEP_QUESTIONS) >= STEP_QUESTIONS:
+            _STEP_QUESTIONS.clear()
+        _STEP_QUESTIONS[id(data)] = (data, tuple(data.values()), copy, parsed)
+    return parsed
 
 
 def _heading(q: Mapping[str, Any]) -> dict[str, Any]:
