@@ -71,7 +71,7 @@ from mindtable.core.events import Deadline, Event
 from mindtable.core.moves import Move, Param, declare_gate
 from mindtable.core.views import LazyView, Once
 from mindtable.trivia.judge import HouseRules, judge_answer
-from mindtable.trivia.model import OPTION_LETTERS, Card, Question, question_from_dict
+from mindtable.trivia.model import OPTION_LETTERS, Card, Question, card_and_key, question_and_key, question_from_dict
 
 State = dict[str, Any]
 
@@ -245,8 +245,12 @@ def open_ask(
     opened the step (deadlines count from it). With ``undo_ms`` the reader's verdict waits that long before it
     counts, and may be taken back meanwhile (see the module's documentation).
     """
-    data = card.to_dict() if isinstance(card, Card) else dict(card)
-    parsed = Card.from_dict(data)
+    if isinstance(card, Card):
+        data = card.to_dict()
+        parsed = Card.from_dict(data)
+    else:
+        parsed = step_card(card)  # the game's own card dict: the one it opens on again, kept parsed
+        data = dict(card)
     if options not in OPTION_MODES:
         raise ValueError(f"options must be one of {', '.join(OPTION_MODES)}, got {options!r}")
     if reader in answerers:
@@ -328,7 +332,8 @@ def _start_question(ask: Ask, index: int, at: int, q: Question | None = None) ->
     ask["asked"].append(index)
     ask["opened_at"] = at
     ask["deadline"] = at + ask["time_limit_ms"] if ask["time_limit_ms"] else None
-    q = current_question(ask) if q is None else step_question(ask["card"]["questions"][index], q)
+    if q is None:
+        q = current_question(ask)
     if ask["options"] == "shown" or q.kind in ("choice", "higher"):
         ask["options_shown"] = bool(q.options)
     return [Event("ask_question", {"question": _public_question(ask, index), "deadline": ask["deadline"]})]
@@ -344,24 +349,17 @@ def current_question(ask: Ask) -> Question:
     return step_question(ask["card"]["questions"][ask["index"]])
 
 
-#: How many question dicts :func:`step_question` keeps parsed (then it starts again).
+#: How many question dicts :func:`step_question` keeps parsed, and cards :func:`step_card` (then each starts again).
 STEP_QUESTIONS = 512
-#: id of a question dict -> (that dict, its values, a copy of it as it was parsed, the question).
-_STEP_QUESTIONS: dict[int, tuple[dict[str, Any], tuple[Any, ...], dict[str, Any], Question]] = {}
+#: id of a dict -> (that dict, its values, a copy of it as it was parsed, the question or card).
+_STEP_QUESTIONS: dict[int, tuple[dict[str, Any], tuple[Any, ...], Any, Question]] = {}
+_STEP_CARDS: dict[int, tuple[dict[str, Any], tuple[Any, ...], Any, Card]] = {}
 
 
-def step_question(data: dict[str, Any], parsed: Question | None = None) -> Question:
-    """:func:`~mindtable.trivia.model.question_from_dict` of a question dict of the ask step's card, kept between
-    steps: the ask step reads its question at every step of it (listing, checking, judging, deciding), and the
-    dict stays in the state from the question's first step to its last.
-
-    The question kept for a dict is given again only for that same dict (held here, so its id is not another's),
-    whose values are the same objects as when it was parsed (any value set anew: ``q["kind"] = "choice"``, as
-    Carrera does once a list's options are read out) and equal to a copy taken then (anything changed inside a
-    value: an option added to its list); else the dict is parsed again. The state stays plain JSON: nothing is
-    written into it, and a snapshot, a record or a replay gives other dicts, parsed again once. ``parsed``: the
-    question just parsed from ``data`` (the step opened on a card read already)."""
-    entry = _STEP_QUESTIONS.get(id(data))
+def _kept(cache: dict[int, Any], data: Any, parse: Callable[[Any], tuple[Any, bytes | None]]) -> Any:
+    """What ``parse`` gives for ``data``, kept for that same dict while it holds what it held (see
+    :func:`step_question`)."""
+    entry = cache.get(id(data))
     if (
         entry is not None
         and entry[0] is data
@@ -370,17 +368,34 @@ def step_question(data: dict[str, Any], parsed: Question | None = None) -> Quest
         and entry[2] == data
     ):
         return entry[3]
-    if parsed is None:
-        parsed = question_from_dict(data)
-    if type(data) is dict:
-        try:
-            copy = marshal.loads(marshal.dumps(data))
-        except ValueError:  # not plain data: parsed every time
-            return parsed
-        if len(_STEP_QUESTIONS) >= STEP_QUESTIONS:
-            _STEP_QUESTIONS.clear()
-        _STEP_QUESTIONS[id(data)] = (data, tuple(data.values()), copy, parsed)
+    parsed, key = parse(data)
+    if key is not None and type(data) is dict:  # the copy from the bytes it was found by
+        if len(cache) >= STEP_QUESTIONS:
+            cache.clear()
+        cache[id(data)] = (data, tuple(data.values()), marshal.loads(key), parsed)
     return parsed
+
+
+def step_question(data: dict[str, Any]) -> Question:
+    """:func:`~mindtable.trivia.model.question_from_dict` of a question dict of the ask step's card, kept between
+    steps: the ask step reads its question at several steps of it (checking, judging, deciding), and the dict
+    stays in the state from the question's first step to its last.
+
+    The question kept for a dict is given again only for that same dict (held here, so its id is not another's),
+    whose values are the same objects as when it was parsed (any value set anew: ``q["kind"] = "choice"``, as
+    Carrera does once a list's options are read out) and equal to a copy taken then (anything changed inside a
+    value: an option added to its list); else the dict is parsed again. The state stays plain JSON: nothing is
+    written into it, and a snapshot, a record or a replay gives other dicts, parsed again once."""
+    question: Question = _kept(_STEP_QUESTIONS, data, question_and_key)
+    return question
+
+
+def step_card(data: Mapping[str, Any]) -> Card:
+    """:meth:`Card.from_dict` of a card dict the ask step opens on, kept as :func:`step_question` keeps a
+    question: a game that keeps its cards' dicts (Eesti's and Carrera's, unpacked once per text) opens on the same
+    dicts match after match."""
+    card: Card = _kept(_STEP_CARDS, data, card_and_key)
+    return card
 
 
 def _heading(q: Mapping[str, Any]) -> dict[str, Any]:

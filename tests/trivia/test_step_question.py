@@ -5,9 +5,11 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
+
 from mindtable.trivia import quiz
 from mindtable.trivia.model import Card, Question, question_from_dict
-from mindtable.trivia.quiz import current_question, open_ask, step_question
+from mindtable.trivia.quiz import current_question, open_ask, step_card, step_question
 
 
 def _card() -> Card:
@@ -60,3 +62,17 @@ def test_the_kept_questions_are_bounded(monkeypatch) -> None:
     for data in dicts:
         assert step_question(data).prompt == data["prompt"]
     assert len(quiz._STEP_QUESTIONS) <= quiz.STEP_QUESTIONS
+
+
+def test_a_card_opened_again_is_read_as_it_is_now() -> None:
+    data = _card().to_dict()
+    first, _ = open_ask(data, reader=1, answerers=[0], players=2, question=1)
+    assert current_question(first).prompt == "Capital of Australia?"
+    data["questions"][1]["prompt"] = "Capital of Canada?"  # the same card dict, changed inside
+    data["questions"][1]["answer"] = "OTTAWA"
+    again, _ = open_ask(data, reader=1, answerers=[0], players=2, question=1)
+    assert current_question(again).prompt == "Capital of Canada?"
+    assert step_card(data) == Card.from_dict(json.loads(json.dumps(data)))
+    data["questions"] = data["questions"][:1]  # a value set anew
+    with pytest.raises(IndexError):
+        open_ask(data, reader=1, answerers=[0], players=2, question=1)
