@@ -351,28 +351,35 @@ def current_question(ask: Ask) -> Question:
 
 #: How many question dicts :func:`step_question` keeps parsed, and cards :func:`step_card` (then each starts again).
 STEP_QUESTIONS = 512
-#: id of a dict -> (that dict, its values, a copy of it as it was parsed, the question or card).
-_STEP_QUESTIONS: dict[int, tuple[dict[str, Any], tuple[Any, ...], Any, Question]] = {}
-_STEP_CARDS: dict[int, tuple[dict[str, Any], tuple[Any, ...], Any, Card]] = {}
+#: id of a dict -> [that dict, its values, a copy of it or None, the question or card, its marshal bytes, reads].
+_STEP_QUESTIONS: dict[int, list[Any]] = {}
+_STEP_CARDS: dict[int, list[Any]] = {}
+#: From which read of the same dict on it is checked against a copy of it (cheap) rather than its marshal bytes
+#: (what reading it anew costs): a dict read once or twice (Carrera's, made for each question) costs no copy.
+_COPY_FROM = 3
 
 
-def _kept(cache: dict[int, Any], data: Any, parse: Callable[[Any], tuple[Any, bytes | None]]) -> Any:
+def _kept(cache: dict[int, list[Any]], data: Any, parse: Callable[[Any], tuple[Any, bytes | None]]) -> Any:
     """What ``parse`` gives for ``data``, kept for that same dict while it holds what it held (see
     :func:`step_question`)."""
     entry = cache.get(id(data))
-    if (
-        entry is not None
-        and entry[0] is data
-        and len(entry[1]) == len(data)
-        and all(map(is_, entry[1], data.values()))
-        and entry[2] == data
-    ):
-        return entry[3]
+    if entry is not None and entry[0] is data and len(entry[1]) == len(data) and all(map(is_, entry[1], data.values())):
+        copy = entry[2]
+        if copy is not None:
+            if copy == data:
+                return entry[3]
+        else:
+            now = marshal.dumps(data, 2)
+            if now == entry[4]:
+                entry[5] += 1
+                if entry[5] >= _COPY_FROM:
+                    entry[2] = marshal.loads(now)
+                return entry[3]
     parsed, key = parse(data)
-    if key is not None and type(data) is dict:  # the copy from the bytes it was found by
+    if key is not None and type(data) is dict:
         if len(cache) >= STEP_QUESTIONS:
             cache.clear()
-        cache[id(data)] = (data, tuple(data.values()), marshal.loads(key), parsed)
+        cache[id(data)] = [data, tuple(data.values()), None, parsed, key, 1]
     return parsed
 
 
@@ -383,9 +390,11 @@ def step_question(data: dict[str, Any]) -> Question:
 
     The question kept for a dict is given again only for that same dict (held here, so its id is not another's),
     whose values are the same objects as when it was parsed (any value set anew: ``q["kind"] = "choice"``, as
-    Carrera does once a list's options are read out) and equal to a copy taken then (anything changed inside a
-    value: an option added to its list); else the dict is parsed again. The state stays plain JSON: nothing is
-    written into it, and a snapshot, a record or a replay gives other dicts, parsed again once."""
+    Carrera does once a list's options are read out) and whose content is as it was (anything changed inside a
+    value: an option added to its list): the same marshal bytes, or from its third read on (a dict read often:
+    a card the game keeps, its questions) equal to a copy taken then; else the dict is parsed again. The state
+    stays plain JSON: nothing is written into it, and a snapshot, a record or a replay gives other dicts, parsed
+    again once."""
     question: Question = _kept(_STEP_QUESTIONS, data, question_and_key)
     return question
 
