@@ -73,6 +73,8 @@ class Chooser:
         view = observation.view
         kind = types[0]
         seat = observation.seat
+        if kind in ("roll", "path"):  # moves without parameters: listed as their type alone
+            return Decision({"type": kind})
         if kind in ("category", "final_category"):
             legal: list[dict[str, Any]] = []
         else:
