@@ -139,7 +139,7 @@ class Match:
     @property
     def _start(self) -> dict[str, Any]:
         """The start as a JSON snapshot: the one given, or a new one thawed from the frozen copy each time it is
-        asked for (a record or a restore: rare), so that a live match never holds both (a Carrera start thawed
+        asked for (a record or a restore: rare), so that a live match never holds both (a quiz game's start thawed
         is ~0.6 MB of dicts; frozen, a fraction of it)."""
         start = self._start_data
         if start is not None:
