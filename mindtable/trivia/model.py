@@ -203,23 +203,18 @@ def question_from_dict(data: Mapping[str, Any]) -> Question:
 
     A game reads the question being asked from its state's JSON several times a step: the same JSON (the same
     marshal bytes: the same values of the same types) gives the question already built, which is immutable."""
-    return question_and_key(data)[0]
-
-
-def question_and_key(data: Mapping[str, Any]) -> tuple[Question, bytes | None]:
-    """:func:`question_from_dict` and the marshal bytes it found the question by (``None``: not plain data)."""
     try:
         # version 2: no references between objects, so the bytes do not depend on who else holds a value
         key = marshal.dumps(data, 2)  # type: ignore[arg-type]  # a dict of plain data, or ValueError
     except ValueError:  # not plain data (a Mapping of another type): built every time
-        return _question_from_dict(data), None
+        return _question_from_dict(data)
     known = _PARSED.get(key)
     if known is None:
         known = _question_from_dict(data)
         if len(_PARSED) >= 4096:
             _PARSED.clear()
         _PARSED[key] = known
-    return known, key
+    return known
 
 
 #: marshal bytes of a question's JSON -> the question (see :func:`question_from_dict`).
@@ -304,7 +299,17 @@ class Card:
         quiz game opens its ask step on a card dict and reads it back as a card at every question of it."""
         if cls is not Card:
             return cls._from_dict(data)
-        return card_and_key(data)[0]
+        try:
+            key = marshal.dumps(data, 2)  # type: ignore[arg-type]  # a dict of plain data, or ValueError
+        except ValueError:  # not plain data (a Mapping of another type): built every time
+            return cls._from_dict(data)
+        known = _CARDS.get(key)
+        if known is None:
+            known = cls._from_dict(data)
+            if len(_CARDS) >= CARD_CACHE_SIZE:
+                _CARDS.clear()
+            _CARDS[key] = known
+        return known
 
     @classmethod
     def _from_dict(cls, data: Mapping[str, Any]) -> Card:
@@ -331,18 +336,3 @@ class Card:
             if q.category == key:
                 return index, q
         raise KeyError(f"card {self.id} has no question for {key!r}")
-
-
-def card_and_key(data: Mapping[str, Any]) -> tuple[Card, bytes | None]:
-    """:meth:`Card.from_dict` and the marshal bytes it found the card by (``None``: not plain data)."""
-    try:
-        key = marshal.dumps(data, 2)  # type: ignore[arg-type]  # a dict of plain data, or ValueError
-    except ValueError:  # not plain data (a Mapping of another type): built every time
-        return Card._from_dict(data), None
-    known = _CARDS.get(key)
-    if known is None:
-        known = Card._from_dict(data)
-        if len(_CARDS) >= CARD_CACHE_SIZE:
-            _CARDS.clear()
-        _CARDS[key] = known
-    return known, key

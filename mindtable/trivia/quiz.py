@@ -59,10 +59,8 @@ A game uses it in a few lines::
 from __future__ import annotations
 
 import json
-import marshal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from operator import is_
 from typing import Any, NotRequired, TypedDict, cast
 
 from mindtable.core.codes import refuse
@@ -71,7 +69,7 @@ from mindtable.core.events import Deadline, Event
 from mindtable.core.moves import Move, Param, declare_gate
 from mindtable.core.views import LazyView, Once
 from mindtable.trivia.judge import HouseRules, judge_answer
-from mindtable.trivia.model import OPTION_LETTERS, Card, Question, card_and_key, question_and_key, question_from_dict
+from mindtable.trivia.model import OPTION_LETTERS, Card, Question, question_from_dict
 
 State = dict[str, Any]
 
@@ -245,12 +243,8 @@ def open_ask(
     opened the step (deadlines count from it). With ``undo_ms`` the reader's verdict waits that long before it
     counts, and may be taken back meanwhile (see the module's documentation).
     """
-    if isinstance(card, Card):
-        data = card.to_dict()
-        parsed = Card.from_dict(data)
-    else:
-        parsed = step_card(card)  # the game's own card dict: the one it opens on again, kept parsed
-        data = dict(card)
+    data = card.to_dict() if isinstance(card, Card) else dict(card)
+    parsed = Card.from_dict(data)
     if options not in OPTION_MODES:
         raise ValueError(f"options must be one of {', '.join(OPTION_MODES)}, got {options!r}")
     if reader in answerers:
@@ -343,68 +337,9 @@ def _start_question(ask: Ask, index: int, at: int, q: Question | None = None) ->
 
 
 def current_question(ask: Ask) -> Question:
-    """The question being asked, parsed: kept between the steps of the question (see :func:`step_question`)."""
     if ask["index"] is None:
         raise ValueError("no question is chosen yet")
-    return step_question(ask["card"]["questions"][ask["index"]])
-
-
-#: How many question dicts :func:`step_question` keeps parsed, and cards :func:`step_card` (then each starts again).
-STEP_QUESTIONS = 512
-#: id of a dict -> [that dict, its values, a copy of it or None, the question or card, its marshal bytes, reads].
-_STEP_QUESTIONS: dict[int, list[Any]] = {}
-_STEP_CARDS: dict[int, list[Any]] = {}
-#: From which read of the same dict on it is checked against a copy of it (cheap) rather than its marshal bytes
-#: (what reading it anew costs): a dict read once or twice (Carrera's, made for each question) costs no copy.
-_COPY_FROM = 3
-
-
-def _kept(cache: dict[int, list[Any]], data: Any, parse: Callable[[Any], tuple[Any, bytes | None]]) -> Any:
-    """What ``parse`` gives for ``data``, kept for that same dict while it holds what it held (see
-    :func:`step_question`)."""
-    entry = cache.get(id(data))
-    if entry is not None and entry[0] is data and len(entry[1]) == len(data) and all(map(is_, entry[1], data.values())):
-        copy = entry[2]
-        if copy is not None:
-            if copy == data:
-                return entry[3]
-        else:
-            now = marshal.dumps(data, 2)
-            if now == entry[4]:
-                entry[5] += 1
-                if entry[5] >= _COPY_FROM:
-                    entry[2] = marshal.loads(now)
-                return entry[3]
-    parsed, key = parse(data)
-    if key is not None and type(data) is dict:
-        if len(cache) >= STEP_QUESTIONS:
-            cache.clear()
-        cache[id(data)] = [data, tuple(data.values()), None, parsed, key, 1]
-    return parsed
-
-
-def step_question(data: dict[str, Any]) -> Question:
-    """:func:`~mindtable.trivia.model.question_from_dict` of a question dict of the ask step's card, kept between
-    steps: the ask step reads its question at several steps of it (checking, judging, deciding), and the dict
-    stays in the state from the question's first step to its last.
-
-    The question kept for a dict is given again only for that same dict (held here, so its id is not another's),
-    whose values are the same objects as when it was parsed (any value set anew: ``q["kind"] = "choice"``, as
-    Carrera does once a list's options are read out) and whose content is as it was (anything changed inside a
-    value: an option added to its list): the same marshal bytes, or from its third read on (a dict read often:
-    a card the game keeps, its questions) equal to a copy taken then; else the dict is parsed again. The state
-    stays plain JSON: nothing is written into it, and a snapshot, a record or a replay gives other dicts, parsed
-    again once."""
-    question: Question = _kept(_STEP_QUESTIONS, data, question_and_key)
-    return question
-
-
-def step_card(data: Mapping[str, Any]) -> Card:
-    """:meth:`Card.from_dict` of a card dict the ask step opens on, kept as :func:`step_question` keeps a
-    question: a game that keeps its cards' dicts (Eesti's and Carrera's, unpacked once per text) opens on the same
-    dicts match after match."""
-    card: Card = _kept(_STEP_CARDS, data, card_and_key)
-    return card
+    return question_from_dict(ask["card"]["questions"][ask["index"]])
 
 
 def _heading(q: Mapping[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,8 @@ from mindtable.kit.deck import deck_view, discard, draw, new_deck
 from mindtable.trivia.bank import BankError, Problem
 from mindtable.trivia.categories import TopicMap
 from mindtable.trivia.judge import judge_answer
-from mindtable.trivia.quiz import Ask, AskView, ask_next, current_question, outcome
+from mindtable.trivia.model import question_from_dict
+from mindtable.trivia.quiz import Ask, AskView, ask_next, outcome
 from mindtable.trivia.sets import GameProfile, QuestionSet, load_set
 from mindtable.trivia.step import QuizStep
 
@@ -302,7 +303,7 @@ def quote5_wrong_names(ask: Ask, named: int) -> int:
     """How many of the names typed for a Quote 5 are wrong, when ``named`` of them are counted right (by the judge
     or by the asker's ticks): every entry typed (the judge's own reading of the list, repeats left out) less
     ``named``. Only when nothing is counted right may one wrong name go uncounted — five are missing then anyway."""
-    question = current_question(ask)
+    question = question_from_dict(ask["card"]["questions"][ask["index"]])
     given = ask.get("given") or ""
     if not given.strip():
         return 0
