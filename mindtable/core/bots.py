@@ -45,6 +45,13 @@ class Observation:
         fields["legal_actions"] = legal_actions
         fields["now"] = now
 
+    @property
+    def legal_types(self) -> tuple[str, ...]:
+        """The types of :attr:`legal_actions`, each once and in their order. A bot whose choice depends only on
+        what kind of move it is asked for reads this instead: the driver's observation gives it without listing
+        the actions (:meth:`~mindtable.core.match.Match.bot_legal_types`)."""
+        return tuple(dict.fromkeys(a["type"] for a in self.legal_actions))
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
 

@@ -84,6 +84,60 @@ def compile_listing(
     return _compile(name, lines, namespace)
 
 
+def compile_types(
+    table: MoveTable[Any], entries: tuple[Any, ...], name: str = "types"
+) -> Callable[..., tuple[str, ...]]:
+    """The types of the moves the listing of ``entries`` would list, each once and in its order (what
+    ``Match.bot_legal_types`` gives), as one generated function: the gates asked as the listing asks them, and a
+    move with listed choices counted when it has one to list, without building any entry."""
+    namespace: dict[str, Any] = {"table": table}
+    lines = [f"def {name}(state, seat, at):", "    out = []", "    append = out.append"]
+    asked: dict[Any, str] = {}
+    needed: dict[Any, str] = {}
+    for i, (kind, gate, move, single) in enumerate(entries):
+        namespace[f"move{i}"] = move
+        indent = "    "
+        if gate is not None:
+            gate_var = asked.get(gate)
+            if gate_var is None:
+                gate_var = asked[gate] = f"open{i}"
+                opens, needs = gate_opens(gate), gate_needs(gate)
+                if opens is not None:
+                    namespace[f"opens{i}"] = opens
+                    ask = f"opens{i}(state, seat, at)"
+                else:
+                    namespace[f"gate{i}"] = gate
+                    ask = f"gate{i}(state, seat, at) is None"
+                if needs is not None:
+                    needs_var = needed.get(needs)
+                    if needs_var is None:
+                        needs_var = needed[needs] = f"needs{i}"
+                        namespace[f"needs_of{i}"] = needs
+                        lines.append(f"    {needs_var} = needs_of{i}(state)")
+                    ask = f"{needs_var} and {ask}"
+                lines.append(f"    {gate_var} = {ask}")
+            lines.append(f"    if {gate_var}:")
+            indent = "        "
+        if single is not None:
+            _name, domain, skip_none = single
+            namespace[f"domain{i}"] = domain
+            lines.append(f"{indent}for value in domain{i}(state, seat):")
+            if skip_none:  # a None value is not listed: only another value makes an entry
+                lines.append(f"{indent}    if value is not None:")
+                lines.append(f"{indent}        append({kind!r})")
+                lines.append(f"{indent}        break")
+            else:
+                lines.append(f"{indent}    append({kind!r})")
+                lines.append(f"{indent}    break")
+        elif any(p.listed for p in move.params):  # (typed inputs alone make one entry, whatever they describe)
+            lines.append(f"{indent}if table._entries(move{i}, state, seat):")
+            lines.append(f"{indent}    append({kind!r})")
+        else:
+            lines.append(f"{indent}append({kind!r})")
+    lines.append("    return tuple(out)")
+    return _compile(name, lines, namespace)
+
+
 def compile_check(table: MoveTable[Any], move: Move[Any], name: str = "check") -> Callable[..., dict[str, Any] | None]:
     """:meth:`MoveTable.quick_normalize` for one move type, as one generated function."""
     namespace: dict[str, Any] = {

@@ -30,16 +30,37 @@ class Stalled(MindtableError):
 
 class _Observation(Observation):
     """The driver's observation: the legal actions are listed when the bot first reads them (during ``decide``,
-    before anything else happens), so a bot that does not need them costs nothing for them."""
+    before anything else happens), so a bot that does not need them costs nothing for them; their types
+    (``legal_types``) are asked of the match without listing them."""
 
     def __init__(
-        self, seat: int, view: Mapping[str, Any], lister: Callable[[int], list[dict[str, Any]]], now: int
+        self,
+        seat: int,
+        view: Mapping[str, Any],
+        lister: Callable[[int], list[dict[str, Any]]],
+        now: int,
+        typer: Callable[[int], tuple[str, ...]] | None = None,
     ) -> None:
         fields = self.__dict__
         fields["seat"] = seat
         fields["view"] = view
         fields["now"] = now
         fields["_lister"] = lister
+        fields["_typer"] = typer
+
+    @property
+    def legal_types(self) -> tuple[str, ...]:
+        """The legal actions' types, from the listing if it was made, else asked without listing."""
+        fields = self.__dict__
+        types: tuple[str, ...] | None = fields.get("_types")
+        if types is None:
+            typer = fields["_typer"]
+            if typer is not None and "_legal" not in fields:
+                types = typer(fields["seat"])
+            else:
+                types = tuple(dict.fromkeys(a["type"] for a in self.legal_actions))
+            fields["_types"] = types
+        return types
 
     @property
     def legal_actions(self) -> list[dict[str, Any]]:  # type: ignore[override]  # a property: no failed lookup first
@@ -65,7 +86,7 @@ class _Observation(Observation):
 def observation(match: Match, seat: int, view: dict[str, Any], now: int) -> Observation:
     """What a bot at ``seat`` is asked with: ``view`` (built already, perhaps with :meth:`Match.views`) and the
     legal actions a bot is offered (:meth:`Match.bot_legal_actions`), listed only if the bot reads them."""
-    return _Observation(seat, view, match.bot_legal_actions, now)
+    return _Observation(seat, view, match.bot_legal_actions, now, match.bot_legal_types)
 
 
 def next_step(match: Match, bots: Mapping[int, Bot], now: int) -> tuple[int, dict[str, Any]] | None:
@@ -83,9 +104,11 @@ def _next_step(
     if seats:
         # Every bot's view in one call: the game builds the part all seats see once per step, if a bot reads it.
         views = match.bot_views(seats, to_act)
-        legal_actions = match.bot_legal_actions
+        legal_actions, legal_types = match.bot_legal_actions, match.bot_legal_types
         for seat in seats:
-            decision: Decision | None = bots[seat].decide(_Observation(seat, views[seat], legal_actions, now))
+            decision: Decision | None = bots[seat].decide(
+                _Observation(seat, views[seat], legal_actions, now, legal_types)
+            )
             if decision is None:
                 continue
             at = decision.at

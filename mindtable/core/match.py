@@ -55,6 +55,7 @@ class Match:
     __slots__ = (
         "_actions",
         "_bot_lister",
+        "_bot_typer",
         "_effects",
         "_lenient",
         "_lister",
@@ -103,7 +104,7 @@ class Match:
         fast = _FAST_PATHS.get(game)
         if fast is None:
             fast = _FAST_PATHS[game] = _fast_paths(game)
-        self._table, self._effects, self._lister, self._realtime, self._bot_lister = fast
+        self._table, self._effects, self._lister, self._realtime, self._bot_lister, self._bot_typer = fast
 
     def _freeze_start(self) -> None:
         """Keep the start cheaply (a marshal copy of the state); the JSON snapshot is built when first asked for.
@@ -196,6 +197,19 @@ class Match:
             state, seat, self.clock
         )
         return bot_listed
+
+    def bot_legal_types(self, seat: int) -> tuple[str, ...]:
+        """The types of :meth:`bot_legal_actions`, each once and in their order, without listing the actions:
+        ``tuple(dict.fromkeys(a["type"] for a in match.bot_legal_actions(seat)))``. For a bot whose choice
+        depends only on what kind of move it is asked for (answer or pass, confirm) and not on the listed
+        entries; the move table asks its gates (and whether a listed choice has a value) and builds nothing."""
+        typing = self._bot_typer
+        if typing is None or self._result is not None or type(seat) is not int or not 0 <= seat < self.players:
+            return tuple(dict.fromkeys(a["type"] for a in self.bot_legal_actions(seat)))
+        key, typers, free = typing
+        state = self.state
+        types: tuple[str, ...] = (free if key is None else typers.get(state[key], free))(state, seat, self.clock)
+        return types
 
     def to_act(self) -> list[int]:
         """The seats expected to act now (whose turn it is); empty when the match is over."""
@@ -474,19 +488,19 @@ class Match:
 
 
 #: game -> (move table for the one-pass check or None, move type -> effect, the table's listers or None, realtime,
-#: the table's listers of what bots are offered or None).
-_FAST_PATHS: dict[Game, tuple[Any, dict[str, Any], Any, bool, Any]] = {}
+#: the table's listers of what bots are offered or None, the types those list or None).
+_FAST_PATHS: dict[Game, tuple[Any, dict[str, Any], Any, bool, Any, Any]] = {}
 
 
-def _fast_paths(game: Game) -> tuple[Any, dict[str, Any], Any, bool, Any]:
+def _fast_paths(game: Game) -> tuple[Any, dict[str, Any], Any, bool, Any, Any]:
     kind = type(game)
     table = game.moves
     plain = table is not None and kind.normalize_action is Game.normalize_action and kind.apply is Game.apply
-    lister = bot_lister = None
+    lister = bot_lister = bot_typer = None
     if table is not None and kind.legal_actions is Game.legal_actions:
-        lister, bot_lister = table.listers, table.bot_listers
+        lister, bot_lister, bot_typer = table.listers, table.bot_listers, table.bot_typers
     effects = {move.type: move.effect for move in table.moves} if table is not None else {}
-    return (table if plain else None), effects, lister, bool(game.realtime), bot_lister
+    return (table if plain else None), effects, lister, bool(game.realtime), bot_lister, bot_typer
 
 
 def _kind(value: Any) -> str:

@@ -312,6 +312,8 @@ class MoveTable(Generic[S]):
     __slots__ = (
         "_bot_list_free",
         "_bot_listers",
+        "_bot_type_free",
+        "_bot_typers",
         "_help",
         "_list_free",
         "_listers",
@@ -344,7 +346,7 @@ class MoveTable(Generic[S]):
         self.not_for_bots = frozenset(m.type for m in self.player_moves if not m.bots)
         self.types = ", ".join(self.by_type)
         # The listing and check code is generated from these declarations (the speed machinery, kept apart).
-        from mindtable.core.compiled import compile_check, compile_listing, single_param
+        from mindtable.core.compiled import compile_check, compile_listing, compile_types, single_param
 
         #: (type, gate or None when always open, move, the one listed choice's (name, domain, skip None) or None)
         listing = tuple((m.type, None if m.gate is _always else m.gate, m, single_param(m)) for m in self.player_moves)
@@ -370,6 +372,13 @@ class MoveTable(Generic[S]):
             )
         else:
             self._bot_listers, self._bot_list_free = self._listers, self._list_free
+        # The types those bot listings list, without building their entries (``Match.bot_legal_types``).
+        bot_entries = tuple(e for e in listing if e[2].bots)
+        self._bot_typers = {
+            phase: compile_types(self, tuple(e for e in bot_entries if not e[2].phases or phase in e[2].phases))
+            for phase in phases
+        }
+        self._bot_type_free = compile_types(self, tuple(e for e in bot_entries if not e[2].phases or phase_key is None))
         #: move type -> the generated one-pass check of a plain action (see :meth:`quick_normalize`).
         self.checks = {m.type: compile_check(self, m) for m in self.moves if len(m.type) <= 64}
 
@@ -397,6 +406,11 @@ class MoveTable(Generic[S]):
     def bot_listers(self) -> tuple[str | None, dict[Any, Callable[..., list[dict[str, Any]]]], Callable[..., Any]]:
         """:attr:`listers` of what bots are offered: each listing equal to :meth:`for_bots` of the full one."""
         return self.phase_key, self._bot_listers, self._bot_list_free
+
+    @property
+    def bot_typers(self) -> tuple[str | None, dict[Any, Callable[..., tuple[str, ...]]], Callable[..., Any]]:
+        """As :attr:`bot_listers`, each function giving the types its listing lists, each once and in order."""
+        return self.phase_key, self._bot_typers, self._bot_type_free
 
     def _entries(self, move: Move[S], state: S, seat: int) -> list[dict[str, Any]]:
         """The listed entries of a move with parameters (a move with one listed choice is listed inline by the

@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,6 +109,24 @@ class KnowledgeProfile:
         return p + (1 - p) / options if options else 0.0
 
 
+#: The ask step's moves whose listed entries carry nothing but their type (and seat, and typed inputs), but for
+#: ``ask_choose`` (one entry per choice) and ``ask_vote`` (one per verdict, always the same two).
+_ASK_LISTED = frozenset(
+    (
+        "ask_choose",
+        "ask_options",
+        "ask_type",
+        "ask_answer",
+        "ask_pass",
+        "ask_confirm",
+        "ask_overrule",
+        "ask_call_vote",
+        "ask_vote",
+        "ask_final",
+    )
+)
+
+
 def _first(observation: Observation) -> Decision | None:
     if not observation.legal_actions:
         return None
@@ -178,10 +196,17 @@ class KnowledgeBot:
         if ask is None:  # (a view's ask step is never empty: no need to count its parts)
             ask = {}
         question = ask.get("question") or {}
-        situation = (
-            tuple(
+        types = observation.legal_types
+        if all(t in _ASK_LISTED for t in types):
+            # The ask step's entries (inputs aside) are its types, and the choices when a topic is to be chosen:
+            # the same situations as the entries themselves tell apart, without listing them.
+            listed: tuple[Any, ...] = (types, tuple(ask.get("choices") or ()) if "ask_choose" in types else None)
+        else:
+            listed = tuple(
                 tuple(sorted((k, repr(v)) for k, v in a.items() if k != "inputs")) for a in observation.legal_actions
-            ),
+            )
+        situation = (
+            listed,
             ask.get("phase"),
             question.get("index"),
             question.get("prompt"),
@@ -193,7 +218,9 @@ class KnowledgeBot:
         return Decision(decision.action, self._since + self.think_ms)
 
     def _decide(self, observation: Observation) -> Decision | None:
-        legal = {a["type"]: a for a in observation.legal_actions}
+        # Only the kinds of move it is offered: the entries themselves are listed only where a choice needs them
+        # (a topic to choose, the game's own moves in ``other``), see ``Observation.legal_types``.
+        legal = observation.legal_types
         if not legal:
             return None
         if not any(t.startswith("ask_") for t in legal):  # nothing asked of it: its view's question is not read
@@ -221,7 +248,8 @@ class KnowledgeBot:
         best = max(options, key=lambda i: (self.profile.chance(headings[i].get("category", ""), None), -i))
         return Decision({"type": "ask_choose", "question": best})
 
-    def _answer(self, ask: Mapping[str, Any], legal: Mapping[str, Any]) -> Decision:
+    def _answer(self, ask: Mapping[str, Any], legal: Collection[str]) -> Decision:
+        """The answer (or the options asked for, or a pass); ``legal``: the types of the moves it is offered."""
         question = ask["question"]
         known = self.library.find(question["prompt"])
         topic = question.get("category") or question.get("topic") or ""
@@ -259,7 +287,7 @@ class KnowledgeBot:
             return str(int(q.value)) if float(q.value).is_integer() else str(q.value)
         return q.required_answer or q.answer
 
-    def _give_up(self, legal: Mapping[str, Any], draw: random.Random, question: Mapping[str, Any]) -> Decision:
+    def _give_up(self, legal: Collection[str], draw: random.Random, question: Mapping[str, Any]) -> Decision:
         if self.profile.guess and "ask_answer" in legal and question.get("kind") == "truefalse":
             return Decision({"type": "ask_answer", "text": draw.choice(["true", "false"])})
         if "ask_pass" in legal:

@@ -151,6 +151,17 @@ QUIZ_GAMES = [
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), GAMES + QUIZ_GAMES)
+def test_the_types_a_bot_is_offered_are_those_of_its_listing(game_id, players, options) -> None:
+    """``Match.bot_legal_types`` (asked without listing) names the types of ``bot_legal_actions``, in order."""
+    for match in _random_positions(game_id, players, options, seed=11, steps=120):
+        for seat in range(players):
+            listed = match.bot_legal_actions(seat)
+            assert match.bot_legal_types(seat) == tuple(dict.fromkeys(a["type"] for a in listed))
+            lazy = driver.observation(match, seat, match.view(seat), match.clock)
+            assert lazy.legal_types == Observation(seat, match.view(seat), listed, match.clock).legal_types
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), GAMES + QUIZ_GAMES)
 def test_what_a_gate_declares_for_listings_is_what_the_gate_says(game_id, players, options) -> None:
     """A gate's ``opens`` opens exactly when the gate does, and its ``needs`` fails only when the gate refuses
     every seat (``declare_gate``): the listings and the one-pass check ask them instead of the gate."""

@@ -21,7 +21,7 @@ sensibly:
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from mindtable.core.bots import Decision, Observation
@@ -103,7 +103,7 @@ class CaidaBot(KnowledgeBot):
             {"type": "ask_choose", "question": double_choice(self.profile, ask["headings"]["headings"], options)}
         )
 
-    def _answer(self, ask: Mapping[str, Any], legal: Mapping[str, Any]) -> Decision:
+    def _answer(self, ask: Mapping[str, Any], legal: Collection[str]) -> Decision:
         if isinstance(self.library, CardLibrary):
             options = ask["question"].get("options")
             self.library.hint = tuple(options) if options else None
@@ -111,16 +111,16 @@ class CaidaBot(KnowledgeBot):
 
 
 def _other(observation: Observation) -> Decision | None:
-    legal = observation.legal_actions
-    if not legal:
+    types = observation.legal_types  # the entries are listed only for a choice of target
+    if not types:
         return None
-    types = {a["type"] for a in legal}
     if "target" in types:
+        legal = observation.legal_actions
         choices = [a["target"] for a in legal if a["type"] == "target"]
         return Decision({"type": "target", "target": choose_target(observation.view, observation.seat, choices)})
     if "draw" in types:
         return Decision({"type": "draw"})
-    entry = legal[0]
+    entry = observation.legal_actions[0]
     return Decision({k: v for k, v in entry.items() if k not in ("seat", "inputs")})
 
 

@@ -69,10 +69,12 @@ def make_bot(
         return profile.chance(TOPIC_OF.get(colour, ""), None)
 
     def other(observation: Observation) -> Decision | None:
-        legal = observation.legal_actions
-        if not legal:
+        types = observation.legal_types  # the entries are listed only where a choice needs them
+        if not types:
             return None
-        kind = legal[0]["type"]
+        kind = types[0]
+        if kind in ("topic", "lap_prize", "steal"):
+            legal = observation.legal_actions
         if kind == "topic":
             topics = [a["topic"] for a in legal if a["type"] == "topic"]
             best = max(topics, key=lambda t: (profile.chance(t, None), -topics.index(t)))

@@ -67,12 +67,18 @@ class Chooser:
         return self.profile.chance(category, None)
 
     def __call__(self, observation: Observation) -> Decision | None:
-        legal = observation.legal_actions
-        if not legal:
+        types = observation.legal_types  # the entries are listed only where a choice needs them
+        if not types:
             return None
         view = observation.view
-        kind = legal[0]["type"]
+        kind = types[0]
         seat = observation.seat
+        if kind in ("roll", "path"):  # moves without parameters: listed as their type alone
+            return Decision({"type": kind})
+        if kind in ("category", "final_category"):
+            legal: list[dict[str, Any]] = []
+        else:
+            legal = observation.legal_actions
         if kind == "place":
             squares = [a["square"] for a in legal if a["type"] == "place"]
             return Decision({"type": "place", "square": squares[(seat + self.seed) % len(squares)]})
@@ -156,7 +162,7 @@ class EestiBot:
         self.inner.rest()
 
     def decide(self, observation: Observation) -> Decision | None:
-        answering = any(a["type"] in ("ask_answer", "ask_pass") for a in observation.legal_actions)
+        answering = any(t in ("ask_answer", "ask_pass") for t in observation.legal_types)
         think = self.think_ms if observation.view.get("variant") == "cards_only" else self.board_think_ms
         self.inner.think_ms = think if answering else 0
         return self.inner.decide(observation)
