@@ -64,7 +64,7 @@ _last_packed: list[Any] = [None, None]
 
 def _packed(encoded: str) -> str | bytes:
     if _last_packed[0] is encoded:
-        return _last_packed[1]  # type: ignore[no-any-return]
+        return _last_packed[1]
     packed = _pack(encoded)
     _last_packed[0], _last_packed[1] = encoded, packed
     return packed
@@ -87,8 +87,8 @@ class Connection:
     """One WebSocket: an outgoing queue drained by its own task, and the per-connection rate limit.
 
     The queue is bounded in messages and in bytes, and every write (each batch of the frames queued together)
-    has a timeout: a client that does not read is dropped (its TCP connection aborted at once, code 1013 when it can still be sent), so it never
-    holds more than ``ws_queue_bytes`` of the server's memory.
+    has a timeout: a client that does not read is dropped (its TCP connection aborted at once, code 1013 when
+    it can still be sent), so it never holds more than ``ws_queue_bytes`` of the server's memory.
     """
 
     def __init__(
