@@ -11,7 +11,10 @@ Per game: the actions played, the loop thread's CPU µs per action (``time.threa
 loop while other rooms wait; p50, p99, max and mean), the process's (``time.process_time``: the database
 thread's share too) and the frames and bytes sent per action. Garbage collection is counted through
 ``gc.callbacks``: how many collections ran during the actions, of which generation, and their longest pause
-(a pause stops the whole loop). ``--profile N`` plays the same rooms again under ``cProfile`` (only the actions'
+(a pause stops the whole loop), with the server's collector settings (``app.GC_THRESHOLDS``, each game's
+first room freezing the heap: ``RoomManager._settle_heap``; ``--default-gc``: Python's); and at the end, what
+a full collection takes then (the longest pause a collection can make), and without anything frozen.
+``--profile N`` plays the same rooms again under ``cProfile`` (only the actions'
 spans) and prints the ``N`` functions with the most time of their own and the ``N`` with the most time below
 them. Planned actions come from a match played out by the game's first bot beforehand (a virtual clock), as in
 ``benchmarks/room_memory.py``; the first room of each game warms the process's caches and is not counted.
@@ -36,6 +39,7 @@ from unittest import mock
 
 import mindtable
 from mindtable.core.driver import play_out
+from mindtable.server import app as app_module
 from mindtable.server import manager as manager_module
 from mindtable.server.manager import RoomManager
 from mindtable.server.room import Room, Settings
@@ -147,18 +151,25 @@ async def play(
     return room, sockets
 
 
+def _timed_collect() -> float:
+    started = time.perf_counter()
+    gc.collect()
+    return time.perf_counter() - started
+
+
 def _quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def measure(
-    game_id: str, rooms: int, players: int, seed: int, profile: cProfile.Profile | None
+    game_id: str, rooms: int, players: int, seed: int, profile: cProfile.Profile | None, server_gc: bool = True
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         storage = Storage(f"sqlite:///{Path(folder) / 'rooms.sqlite3'}")
         await asyncio.to_thread(storage.start)
         manager = RoomManager(storage)
+        manager.freeze_heap = server_gc  # as the server does (RoomManager._settle_heap)
         watch = GcWatch()
         gc.callbacks.append(watch)
         try:
@@ -179,6 +190,10 @@ async def measure(
                 frames += sum(sock.frames for sock in sockets)
                 sent += sum(sock.bytes for sock in sockets)
                 manager.forget(room.code)
+            # the longest a collection can stop the loop now: a full one, of what is not frozen, then of all
+            full_gc = _timed_collect()
+            gc.unfreeze()
+            full_gc_unfrozen = _timed_collect()
         finally:
             gc.callbacks.remove(watch)
             await manager.shutdown()
@@ -210,6 +225,8 @@ async def measure(
             "by_generation": [sum(1 for g, _ in watch.pauses if g == gen) for gen in range(3)],
             "longest_ms": round(max((p for _, p in watch.pauses), default=0.0) * 1000, 2),
             "total_ms": round(sum(p for _, p in watch.pauses) * 1000, 2),
+            "full_collection_ms": round(full_gc * 1000, 1),
+            "full_collection_unfrozen_ms": round(full_gc_unfrozen * 1000, 1),
         },
     }
 
@@ -222,9 +239,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=int, default=0, help="also profile; show this many functions")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--default-gc", action="store_true", help="Python's collector settings, not the server's (GC_THRESHOLDS)"
+    )
     args = parser.parse_args()
+    if not args.default_gc:
+        gc.set_threshold(*getattr(app_module, "GC_THRESHOLDS", gc.get_threshold()))
     games = args.games.split(",")
-    rows = [asyncio.run(measure(game, args.rooms, args.players, args.seed, None)) for game in games]
+    rows = [
+        asyncio.run(measure(game, args.rooms, args.players, args.seed, None, not args.default_gc)) for game in games
+    ]
     if args.json:
         print(json.dumps({"python": platform.python_version(), "mindtable": mindtable.__version__, "games": rows}))
     else:
@@ -238,7 +262,8 @@ def main() -> None:
             print(
                 f"{r['game']:18} {r['actions']:>7} {lo['p50']:>8} {lo['p99']:>7} {lo['max']:>7} {lo['mean']:>6} "
                 f"{pr['p99']:>8} {pr['mean']:>6} {r['frames_per_action']:>6} {r['bytes_per_action']:>7}  "
-                f"{g['collections']} ({'/'.join(map(str, g['by_generation']))}, {g['longest_ms']})"
+                f"{g['collections']} ({'/'.join(map(str, g['by_generation']))}, {g['longest_ms']}); "
+                f"full {g['full_collection_ms']} ms ({g['full_collection_unfrozen_ms']} unfrozen)"
             )
     if args.profile:
         profile = cProfile.Profile()
