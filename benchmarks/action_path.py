@@ -66,7 +66,8 @@ class Socket:
 
 
 class GcWatch:
-    """Garbage collections and their pauses (``gc.callbacks``), counted only while :attr:`on`."""
+    """Garbage collections and their pauses (``gc.callbacks``; CPU time of the loop thread, which they stop),
+    counted only while :attr:`on`."""
 
     def __init__(self) -> None:
         self.on = False
@@ -75,9 +76,9 @@ class GcWatch:
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self.started = time.perf_counter()
+            self.started = time.thread_time()
         elif self.on:
-            self.pauses.append((info["generation"], time.perf_counter() - self.started))
+            self.pauses.append((info["generation"], time.thread_time() - self.started))
 
 
 def planned(game_id: str, players: int, seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -152,9 +153,9 @@ async def play(
 
 
 def _timed_collect() -> float:
-    started = time.perf_counter()
+    started = time.thread_time()
     gc.collect()
-    return time.perf_counter() - started
+    return time.thread_time() - started
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -242,15 +243,29 @@ def main() -> None:
     parser.add_argument(
         "--default-gc", action="store_true", help="Python's collector settings, not the server's (GC_THRESHOLDS)"
     )
+    parser.add_argument(
+        "--gc-thresholds", help="the collector's thresholds, e.g. 10000,50,100 (instead of the server's)"
+    )
     args = parser.parse_args()
-    if not args.default_gc:
+    if args.gc_thresholds:
+        gc.set_threshold(*(int(n) for n in args.gc_thresholds.split(",")))
+    elif not args.default_gc:
         gc.set_threshold(*getattr(app_module, "GC_THRESHOLDS", gc.get_threshold()))
     games = args.games.split(",")
     rows = [
         asyncio.run(measure(game, args.rooms, args.players, args.seed, None, not args.default_gc)) for game in games
     ]
     if args.json:
-        print(json.dumps({"python": platform.python_version(), "mindtable": mindtable.__version__, "games": rows}))
+        print(
+            json.dumps(
+                {
+                    "python": platform.python_version(),
+                    "mindtable": mindtable.__version__,
+                    "gc_thresholds": gc.get_threshold(),
+                    "games": rows,
+                }
+            )
+        )
     else:
         print("CPU µs per action: the loop thread's (p50 / p99 / max / mean), the process's (p99 / mean)")
         print(
