@@ -116,6 +116,7 @@ def create_app(
             gc.collect()
             gc.freeze()
             gc.set_threshold(*GC_THRESHOLDS)
+            manager.freeze_heap = True  # and what each game loads with its first room (RoomManager._settle_heap)
         app.state.manager = manager
         app.state.storage = storage
         try:

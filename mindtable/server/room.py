@@ -25,6 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - a dependency; the standard library is the fallback
+    _orjson = None  # type: ignore[assignment]
+
 from mindtable.core import Bot, Game, IllegalAction, Match, observe
 from mindtable.core.bot_params import room_defaults, validate_bot_params
 from mindtable.core.codes import label_params, seat_params
@@ -42,6 +47,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mindtable.server")
 
+_SORTED = _orjson.OPT_SORT_KEYS | _orjson.OPT_NON_STR_KEYS if _orjson is not None else 0
 #: Room-code alphabet: no 0/O, 1/I/L look-alikes.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6  #: Commits slower than this are logged.
@@ -941,5 +947,15 @@ class Room:
             conn.close(code)
 
 
-def _canonical(value: Any) -> str:
+def _canonical(value: Any) -> str | bytes:
+    """Sorted JSON of a state part (what tells two positions apart; only compared within this process).
+
+    orjson where it can (5-8 times faster; its text differs from the standard library's in spelling only, and
+    is the same for the same value), the standard library for what it refuses (an integer over 64 bits). One
+    difference: orjson writes a non-finite float as null, like ``None`` (game states hold neither)."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(value, default=repr, option=_SORTED)
+        except TypeError:
+            pass
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)

@@ -30,9 +30,13 @@ STREAM_KEEP_IDLE_S = 300.0
 #: Kept messages of at least this many characters are kept deflate-compressed (a quiz game's state frame is
 #: 2-8 KB of JSON, a third of it or less compressed) and decompressed for a client that resumes.
 STREAM_COMPRESS_FROM = 512
-#: zlib's level: the fastest (a message is compressed once per stream it is kept in; the higher levels save
-#: a tenth more for three or four times the time).
+#: zlib's level: the fastest (the higher levels save a tenth more for three or four times the time)...
 STREAM_COMPRESS_LEVEL = 1
+#: ...with a 4 KiB window and a small hash table (raw deflate, no header): a frame is a few KB, and zlib's
+#: defaults (32 KiB, memLevel 8) spend most of a small frame's time setting up their tables: 3-5x the time
+#: for the same size (``benchmarks/action_path.py``, docs/benchmarks/server.md).
+STREAM_COMPRESS_WBITS = -12
+STREAM_COMPRESS_MEMLEVEL = 5
 
 
 def body(message: dict[str, Any]) -> str:
@@ -44,16 +48,32 @@ def body(message: dict[str, Any]) -> str:
     return encode(message)[1:]
 
 
-def _kept(text: str) -> str | bytes:
-    """``text`` as a stream keeps it: itself when short, else its UTF-8 deflate-compressed (:func:`_text`)."""
-    if len(text) < STREAM_COMPRESS_FROM:
-        return text
-    return zlib.compress(text.encode("utf-8"), STREAM_COMPRESS_LEVEL)
+def _pack(encoded: str) -> str | bytes:
+    """A message's :func:`body` as a stream keeps it: itself when short, else its UTF-8 raw-deflated."""
+    if len(encoded) < STREAM_COMPRESS_FROM:
+        return encoded
+    packer = zlib.compressobj(STREAM_COMPRESS_LEVEL, zlib.DEFLATED, STREAM_COMPRESS_WBITS, STREAM_COMPRESS_MEMLEVEL)
+    return packer.compress(encoded.encode("utf-8")) + packer.flush()
 
 
-def _text(kept: str | bytes) -> str:
-    """The message a stream kept as :func:`_kept` gave it."""
-    return kept if isinstance(kept, str) else zlib.decompress(kept).decode("utf-8")
+#: The last body packed and what it was packed to: the streams of a room that send the same message (the
+#: step's public events, presence, the result) share one compression of it. (Holding the body keeps its
+#: identity from being reused.)
+_last_packed: list[Any] = [None, None]
+
+
+def _packed(encoded: str) -> str | bytes:
+    if _last_packed[0] is encoded:
+        return _last_packed[1]
+    packed = _pack(encoded)
+    _last_packed[0], _last_packed[1] = encoded, packed
+    return packed
+
+
+def _text(seq: int, kept: str | bytes) -> str:
+    """Message number ``seq`` as it was sent, from what the stream kept (:func:`_pack`)."""
+    encoded = kept if isinstance(kept, str) else zlib.decompress(kept, -15).decode("utf-8")
+    return f'{{"seq":{seq},{encoded}'
 
 
 def _transport_of(websocket: WebSocket) -> Any:
@@ -66,9 +86,9 @@ def _transport_of(websocket: WebSocket) -> Any:
 class Connection:
     """One WebSocket: an outgoing queue drained by its own task, and the per-connection rate limit.
 
-    The queue is bounded in messages and in bytes, and every write has a timeout: a client that does not
-    read is dropped (its TCP connection aborted at once, code 1013 when it can still be sent), so it never
-    holds more than ``ws_queue_bytes`` of the server's memory.
+    The queue is bounded in messages and in bytes, and every write (each batch of the frames queued together)
+    has a timeout: a client that does not read is dropped (its TCP connection aborted at once, code 1013 when
+    it can still be sent), so it never holds more than ``ws_queue_bytes`` of the server's memory.
     """
 
     def __init__(
@@ -168,23 +188,31 @@ class Connection:
         timeout = self.limits.ws_send_timeout_s
         try:
             while True:
-                item = await queue.get()
-                if isinstance(item, int):
+                # What was queued meanwhile is sent together, under one time-out (``ws_send_timeout_s`` for
+                # the lot, at most ``ws_queue_bytes``): a step's frames (events, state) come in one turn of the
+                # loop, and a timer for every frame was a third of a send's cost.
+                items = [await queue.get()]
+                while not queue.empty() and not isinstance(items[-1], int):
+                    items.append(queue.get_nowait())
+                end = items[-1] if isinstance(items[-1], int) else None
+                texts: list[str] = items[:-1] if end is not None else items  # type: ignore[assignment]
+                if texts:
+                    self._bytes -= sum(len(text) for text in texts)
                     try:
-                        await asyncio.wait_for(websocket.close(item), timeout)
+                        async with asyncio.timeout(timeout):
+                            for text in texts:
+                                await websocket.send_text(text)
                     except TimeoutError:
-                        self.drop(item)
+                        log.warning("dropping a connection from %s: a write took over %g s", self.address, timeout)
+                        self.drop()
+                        return
+                if end is not None:
+                    try:
+                        await asyncio.wait_for(websocket.close(end), timeout)
+                    except TimeoutError:
+                        self.drop(end)
                     except Exception:
                         pass
-                    return
-                self._bytes -= len(item)
-                try:
-                    # asyncio.timeout, not wait_for: no task made for every message (a third of a send's cost)
-                    async with asyncio.timeout(timeout):
-                        await websocket.send_text(item)
-                except TimeoutError:
-                    log.warning("dropping a connection from %s: a write took over %g s", self.address, timeout)
-                    self.drop()
                     return
         except asyncio.CancelledError:
             raise
@@ -216,7 +244,7 @@ class Stream:
         self.keep_when_idle = keep_when_idle
         #: The steady view parts (``Game.steady_view``) as this stream last sent them (see Room._steady).
         self.steady: dict[str, Any] = {}
-        #: (seq, when pushed, the message as kept: a short one as text, a long one compressed: :func:`_kept`)
+        #: (seq, when pushed, the message's body as kept: a short one as text, a long one compressed: :func:`_pack`)
         self.buffer: deque[tuple[int, float, str | bytes]] = deque()
         self.conns: set[Connection] = set()
         self.budget = budget
@@ -231,8 +259,8 @@ class Stream:
         if self.budget is not None:
             self.budget.used -= size
 
-    def _keep(self, seq: int, when: float, text: str) -> None:
-        kept = _kept(text)
+    def _keep(self, seq: int, when: float, encoded: str) -> None:
+        kept = _packed(encoded)
         self.buffer.append((seq, when, kept))
         size = len(kept)
         self.room[0] += size
@@ -245,7 +273,7 @@ class Stream:
 
     def kept(self) -> list[str]:
         """Every kept message, as it was sent (the long ones decompressed), oldest first."""
-        return [_text(item[2]) for item in self.buffer]
+        return [_text(item[0], item[2]) for item in self.buffer]
 
     @property
     def kept_bytes(self) -> int:
@@ -285,7 +313,7 @@ class Stream:
             return
         text = f'{{"seq":{self.seq},{encoded}'
         now = time.monotonic()
-        self._keep(self.seq, now, text)
+        self._keep(self.seq, now, encoded)
         self.expire(now)
         if self.mirror is not None:
             self.mirror(text)
@@ -313,7 +341,7 @@ class Stream:
             kept.append((number, text))
             expected -= 1
         for number, text in reversed(kept[:STREAM_KEEP]):
-            self._keep(number, now, text)
+            self._keep(number, now, text[text.index(",") + 1 :])
         self.expire(now)
 
     def since(self, stream_id: str | None, last_seq: int) -> list[str] | None:
@@ -324,4 +352,4 @@ class Stream:
             return []
         if not self.buffer or self.buffer[0][0] > last_seq + 1:
             return None
-        return [_text(kept) for seq, _, kept in self.buffer if seq > last_seq]
+        return [_text(seq, kept) for seq, _, kept in self.buffer if seq > last_seq]

@@ -312,6 +312,28 @@ def test_long_messages_are_kept_compressed_and_resumed_as_sent() -> None:
     assert stream.kept_bytes < raw / 4  # the state frames are kept deflated
 
 
+def test_streams_that_share_a_long_message_each_resume_it_under_their_own_number() -> None:
+    """The step's public events are kept compressed once for every seat's stream: each stream numbers them
+    its own way, and a client resuming any of them gets exactly the text its connection was sent."""
+    from mindtable.server.streams import body
+
+    streams = [Stream() for _ in range(3)]
+    readers = [Reader(seat, keep=True) for seat in range(3)]
+    for stream, reader in zip(streams, readers, strict=True):
+        stream.conns.add(reader)  # type: ignore[arg-type]
+    streams[1].push({"kind": "presence", "seats": []})  # the streams' numbers differ from here on
+    for step in range(5):
+        shared = body({"kind": "events", "step": step, "events": [{"type": "said", "text": "ñ" * 600 + str(step)}]})
+        for stream in streams:
+            stream.push_body(shared)
+        for seat, stream in enumerate(streams):
+            stream.push({"kind": "state", "step": step, "view": {"seat": seat, "pad": "x" * 700}})
+    for stream, reader in zip(streams, readers, strict=True):
+        assert stream.since(stream.id, 1) == reader.texts[1:]
+        assert [json.loads(text)["seq"] for text in stream.kept()] == list(range(1, stream.seq + 1))
+    assert json.loads(streams[1].kept()[1])["events"][0]["text"] == "ñ" * 600 + "0"
+
+
 def test_the_sweep_lets_a_quiet_streams_old_messages_go(tmp_path: Path) -> None:
     """Without a push the time limit used never to apply: a stream nobody pushes to kept its messages for ever."""
 
