@@ -31,6 +31,36 @@ def _compile(name: str, lines: list[str], namespace: dict[str, Any]) -> Callable
     return function
 
 
+def _gate_lines(
+    i: int, gate: Any, asked: dict[Any, str], needed: dict[Any, str], namespace: dict[str, Any], lines: list[str]
+) -> str:
+    """Write the lines that ask entry ``i``'s gate (once per gate: it only reads the state; through its ``opens``
+    when it declares one, after its ``needs``, asked once for all the gates that share it) and open the block
+    its entry is listed in; the indent of that block."""
+    if gate is None:
+        return "    "
+    gate_var = asked.get(gate)
+    if gate_var is None:
+        gate_var = asked[gate] = f"open{i}"
+        opens, needs = gate_opens(gate), gate_needs(gate)
+        if opens is not None:
+            namespace[f"opens{i}"] = opens
+            ask = f"opens{i}(state, seat, at)"
+        else:
+            namespace[f"gate{i}"] = gate
+            ask = f"gate{i}(state, seat, at) is None"
+        if needs is not None:
+            needs_var = needed.get(needs)
+            if needs_var is None:
+                needs_var = needed[needs] = f"needs{i}"
+                namespace[f"needs_of{i}"] = needs
+                lines.append(f"    {needs_var} = needs_of{i}(state)")
+            ask = f"{needs_var} and {ask}"
+        lines.append(f"    {gate_var} = {ask}")
+    lines.append(f"    if {gate_var}:")
+    return "        "
+
+
 def compile_listing(
     table: MoveTable[Any], entries: tuple[Any, ...], name: str = "listing"
 ) -> Callable[..., list[dict[str, Any]]]:
@@ -41,28 +71,7 @@ def compile_listing(
     needed: dict[Any, str] = {}  # a gate's ``needs`` -> its answer's variable: asked once for all its gates
     for i, (kind, gate, move, single) in enumerate(entries):
         namespace[f"move{i}"] = move
-        indent = "    "
-        if gate is not None:
-            gate_var = asked.get(gate)
-            if gate_var is None:
-                gate_var = asked[gate] = f"open{i}"
-                opens, needs = gate_opens(gate), gate_needs(gate)
-                if opens is not None:
-                    namespace[f"opens{i}"] = opens
-                    ask = f"opens{i}(state, seat, at)"
-                else:
-                    namespace[f"gate{i}"] = gate
-                    ask = f"gate{i}(state, seat, at) is None"
-                if needs is not None:
-                    needs_var = needed.get(needs)
-                    if needs_var is None:
-                        needs_var = needed[needs] = f"needs{i}"
-                        namespace[f"needs_of{i}"] = needs
-                        lines.append(f"    {needs_var} = needs_of{i}(state)")
-                    ask = f"{needs_var} and {ask}"
-                lines.append(f"    {gate_var} = {ask}")
-            lines.append(f"    if {gate_var}:")
-            indent = "        "
+        indent = _gate_lines(i, gate, asked, needed, namespace, lines)
         if single is not None:
             param_name, domain, skip_none = single
             namespace[f"domain{i}"] = domain
@@ -96,28 +105,7 @@ def compile_types(
     needed: dict[Any, str] = {}
     for i, (kind, gate, move, single) in enumerate(entries):
         namespace[f"move{i}"] = move
-        indent = "    "
-        if gate is not None:
-            gate_var = asked.get(gate)
-            if gate_var is None:
-                gate_var = asked[gate] = f"open{i}"
-                opens, needs = gate_opens(gate), gate_needs(gate)
-                if opens is not None:
-                    namespace[f"opens{i}"] = opens
-                    ask = f"opens{i}(state, seat, at)"
-                else:
-                    namespace[f"gate{i}"] = gate
-                    ask = f"gate{i}(state, seat, at) is None"
-                if needs is not None:
-                    needs_var = needed.get(needs)
-                    if needs_var is None:
-                        needs_var = needed[needs] = f"needs{i}"
-                        namespace[f"needs_of{i}"] = needs
-                        lines.append(f"    {needs_var} = needs_of{i}(state)")
-                    ask = f"{needs_var} and {ask}"
-                lines.append(f"    {gate_var} = {ask}")
-            lines.append(f"    if {gate_var}:")
-            indent = "        "
+        indent = _gate_lines(i, gate, asked, needed, namespace, lines)
         if single is not None:
             _name, domain, skip_none = single
             namespace[f"domain{i}"] = domain
