@@ -31,20 +31,21 @@ import json
 import platform
 import pstats
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import mindtable
-from mindtable.core.driver import play_out
 from mindtable.server import app as app_module
-from mindtable.server import manager as manager_module
 from mindtable.server.manager import RoomManager
-from mindtable.server.room import Room, Settings
+from mindtable.server.room import Room
 from mindtable.server.storage import Storage
 from mindtable.server.streams import Connection
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from room_memory import planned, seated_room  # the benchmarks' shared room set-up
 
 GAMES = ("the-mind", "neurorace", "carrera-de-mente", "caida-libre", "eesti-malumang")
 
@@ -81,14 +82,6 @@ class GcWatch:
             self.pauses.append((info["generation"], time.thread_time() - self.started))
 
 
-def planned(game_id: str, players: int, seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
-    """The actions of a seeded match played out by the game's first bot (a virtual clock)."""
-    match = mindtable.new_match(game_id, players=players, seed=seed, options=options)
-    bot = next(iter(match.game.bots))
-    play_out(match, {s: match.game.make_bot(bot, seat=s, seed=seed + s) for s in range(players)})
-    return match.actions
-
-
 async def _drained(conns: list[Connection]) -> None:
     """Until every connection's writer has sent all it was given."""
     await asyncio.sleep(0)
@@ -107,19 +100,7 @@ async def play(
 ) -> tuple[Room, list[Socket]]:
     """A room of ``players`` seats dealt with ``seed``, played to its end with the actions :func:`planned` for
     it; appends each action's (loop thread CPU s, process CPU s) to ``samples``."""
-    with mock.patch.object(manager_module.secrets, "randbelow", lambda _n: seed):
-        room, _, _ = await manager.create(
-            game_id=game_id,
-            players=players,
-            options={},
-            bots={},
-            bot_params={},
-            name="P0",
-            seat=None,
-            settings=Settings(),
-        )
-    for index in range(1, players):
-        await manager.join(room.code, f"P{index}", None)
+    room = await seated_room(manager, game_id, players, seed)
     sockets = [Socket() for _ in range(players)]
     conns = [Connection(sock) for sock in sockets]  # type: ignore[arg-type]
     for seat, conn in enumerate(conns):

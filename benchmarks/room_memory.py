@@ -63,12 +63,9 @@ def planned(game_id: str, players: int, seed: int, options: dict[str, Any]) -> l
     return match.actions
 
 
-async def play_room(
-    manager: RoomManager, game_id: str, players: int, seed: int, actions: list[dict[str, Any]] | None = None
-) -> Room:
-    """A room of ``players`` people (every seat human, each with a connection) dealt with ``seed``, in which
-    ``actions`` (:func:`planned` with that seed and the room's options; by default planned here) are played to
-    the match's end."""
+async def seated_room(manager: RoomManager, game_id: str, players: int, seed: int) -> Room:
+    """A new room of ``game_id`` dealt with ``seed`` (the server's random seed patched), its ``players`` seats
+    taken by people named P0, P1, …"""
     with mock.patch.object(manager_module.secrets, "randbelow", lambda _n: seed):  # the room's seed
         room, _, _ = await manager.create(
             game_id=game_id,
@@ -80,9 +77,19 @@ async def play_room(
             seat=None,
             settings=Settings(),
         )
-    assert room.seed == seed
     for index in range(1, players):
         await manager.join(room.code, f"P{index}", None)
+    return room
+
+
+async def play_room(
+    manager: RoomManager, game_id: str, players: int, seed: int, actions: list[dict[str, Any]] | None = None
+) -> Room:
+    """A room of ``players`` people (every seat human, each with a connection) dealt with ``seed``, in which
+    ``actions`` (:func:`planned` with that seed and the room's options; by default planned here) are played to
+    the match's end."""
+    room = await seated_room(manager, game_id, players, seed)
+    assert room.seed == seed
     assert room.status == "playing", room.status
     for seat in range(players):
         conn: Any = Reader(seat)

@@ -211,26 +211,9 @@ class Rng:
         self.stream().shuffle(items)
 
     def randint(self, low: int, high: int) -> int:
-        n = high - low + 1
-        if self.algorithm == 1 or not 0 < n <= MASK:
+        if self.algorithm == 1:
             return int(self.stream().randint(low, high))
-        # Algorithm 2, inlined: the next draw's stream (:meth:`_stream2`) and its ``below(n)``, the same number.
-        draws = self.draws
-        self.draws = draws + 1
-        seed = self.seed
-        mixed = self._mixed
-        if mixed is None or mixed[0] != seed:
-            mixed = self._mixed = (seed, mix64(seed & MASK))
-        state = mixed[1] ^ (_MIXED_DRAWS[draws] if 0 <= draws < 512 else mix64((draws + GOLDEN) & MASK))
-        state = (state + GOLDEN) & MASK
-        z = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9 & MASK
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK
-        m = (z ^ (z >> 31)) * n
-        if m & MASK < n:  # rarely: Lemire's rejection step, as below() does it
-            stream: Stream = Stream.__new__(Stream)
-            stream._state = state
-            m = stream._reject(m, n)
-        return low + (m >> 64)
+        return low + self._stream2().below(high - low + 1)  # what stream().randint gives, one call less
 
     def roll(self, sides: int = 6) -> int:
         """One die roll, 1 to ``sides``."""

@@ -42,6 +42,7 @@ from typing import Any
 
 from mindtable.core.bots import Decision, Observation
 from mindtable.trivia.model import OPTION_LETTERS, Question
+from mindtable.trivia.quiz import ASK_MOVE_TYPES
 
 _SPACE = re.compile(r"\W+", re.UNICODE)
 
@@ -109,22 +110,10 @@ class KnowledgeProfile:
         return p + (1 - p) / options if options else 0.0
 
 
-#: The ask step's moves whose listed entries carry nothing but their type (and seat, and typed inputs), but for
-#: ``ask_choose`` (one entry per choice) and ``ask_vote`` (one per verdict, always the same two).
-_ASK_LISTED = frozenset(
-    (
-        "ask_choose",
-        "ask_options",
-        "ask_type",
-        "ask_answer",
-        "ask_pass",
-        "ask_confirm",
-        "ask_overrule",
-        "ask_call_vote",
-        "ask_vote",
-        "ask_final",
-    )
-)
+#: The ask step's moves a bot may be offered (not the system's deadlines; ``ask_undo`` is never offered to a
+#: bot), whose listed entries carry nothing but their type (and seat, and typed inputs), but for ``ask_choose``
+#: (one entry per choice) and ``ask_vote`` (one per verdict, always the same two).
+_ASK_LISTED = frozenset(ASK_MOVE_TYPES) - {"ask_time_up", "ask_settle", "ask_undo_time_up", "ask_undo"}
 
 
 def _first(observation: Observation) -> Decision | None:
