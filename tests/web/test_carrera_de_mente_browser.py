@@ -403,6 +403,8 @@ def test_one_click_rolls_the_question_number_and_the_page_shows_its_three_dice_o
             page.click('[data-testid="quiz-confirm"]')
         elif "ask_final" in legal:  # her verdict waits (a room's undo_seconds): it counts now
             page.click('[data-testid="quiz-final"]')
+        elif not legal:  # the bot's move (its roll, its answer): the next state comes by itself
+            continue
         else:
             pytest.fail(f"unexpected step for Ana: {sorted(legal)}")
     else:
